@@ -1,0 +1,39 @@
+# The two commands a new user needs are `go run ./pipelines/taxi` and `make test`.
+GO ?= go
+
+.PHONY: test lint gotest interop run bench-taxi bench-spark bench-clicks build
+
+# test runs every check CI runs: formatting, vet, all Go tests (real prism
+# pipelines, the embedded REST catalog, fake-gcs-server, loopback token
+# endpoints), then the interop suite against Spark and pyiceberg when Java and
+# Python are present (INTEROP=require makes their absence an error, as in CI).
+test: lint gotest interop
+
+gotest:
+	$(GO) test -count=1 -timeout 60m ./...
+
+interop:
+	@if command -v java >/dev/null && command -v python3 >/dev/null; then ./interop/run.sh; \
+	elif [ "$(INTEROP)" = require ]; then echo "interop: java and python3 are required"; exit 1; \
+	else echo "interop: skipped (needs java and python3)"; fi
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would rewrite:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+# run is the README's first command: the taxi job on a generated sample,
+# against the embedded local catalog in ./lakehouse, on prism.
+run:
+	$(GO) run ./pipelines/taxi
+
+build:
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/ ./pipelines/... ./cmd/...
+
+# Benchmarks: whole runs side by side with a peer on the same input.
+bench-taxi:
+	./scripts/bench-taxi.sh
+bench-spark:
+	./interop/bench-spark.sh
+bench-clicks:
+	./scripts/bench-clicks.sh

@@ -1,0 +1,376 @@
+package localcatalog
+
+import (
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+)
+
+type commitRequest struct {
+	Identifier   *restIdentifier    `json:"identifier"`
+	Requirements table.Requirements `json:"requirements"`
+	Updates      table.Updates      `json:"updates"`
+}
+
+func (c *call) commitTable(ident table.Identifier) error {
+	var req commitRequest
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	if req.Identifier != nil {
+		id, err := req.Identifier.ident("commit")
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(id, ident) {
+			return badRequest("commit body names table %s but the path names %s",
+				strings.Join(id, "."), strings.Join(ident, "."))
+		}
+	}
+	res, err := c.commit([]change{{ident: ident, reqs: req.Requirements, updates: req.Updates}})
+	if err != nil {
+		return err
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"metadata-location": res[0].loc, "metadata": res[0].meta})
+	return nil
+}
+
+// commitTransaction answers POST /v1/transactions/commit: all table changes
+// land together or none does.
+func (c *call) commitTransaction() error {
+	var req struct {
+		TableChanges []commitRequest `json:"table-changes"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	if len(req.TableChanges) == 0 {
+		return badRequest("transaction has no table-changes")
+	}
+	changes := make([]change, len(req.TableChanges))
+	for i, ch := range req.TableChanges {
+		if ch.Identifier == nil {
+			return badRequest("table-changes[%d] has no identifier", i)
+		}
+		id, err := ch.Identifier.ident(fmt.Sprintf("table-changes[%d]", i))
+		if err != nil {
+			return err
+		}
+		for j := range i {
+			if slices.Equal(changes[j].ident, id) {
+				return badRequest("table %s appears twice in one transaction", strings.Join(id, "."))
+			}
+		}
+		changes[i] = change{ident: id, reqs: ch.Requirements, updates: ch.Updates}
+	}
+	if _, err := c.commit(changes); err != nil {
+		return err
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func lockKey(ident table.Identifier) string { return strings.Join(ident, nsSep) }
+
+// change is one table's part of a commit.
+type change struct {
+	ident   table.Identifier
+	reqs    []table.Requirement
+	updates []table.Update
+}
+
+// committed is a table's state after a commit.
+type committed struct {
+	meta table.Metadata
+	loc  string
+}
+
+// commit applies changes to one or more tables, all or nothing. Each table
+// is locked in this process and its requirements are checked before
+// anything is written, so a failed requirement is a 409 that leaves no
+// metadata file behind. New metadata files are then written and every
+// metadata_location is swapped in one SQL transaction, each swap only if the
+// location is still the one the requirements were checked against: a writer
+// in another process sharing catalog.db makes the swap fail (409) rather
+// than be overwritten.
+func (c *call) commit(changes []change) ([]committed, error) {
+	// A commit that has started finishes even if the client goes away, so
+	// that it neither half-happens nor leaves an orphaned metadata file.
+	ctx := context.WithoutCancel(c.r.Context())
+
+	// A fixed lock order keeps two transactions over the same tables from
+	// deadlocking.
+	order := make([]int, len(changes))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		return strings.Compare(lockKey(changes[a].ident), lockKey(changes[b].ident))
+	})
+	for _, i := range order {
+		l := c.h.tableLock(c.warehouse, lockKey(changes[i].ident))
+		l.Lock()
+		defer l.Unlock()
+	}
+
+	type staged struct {
+		ident   table.Identifier
+		prevLoc string // empty when the commit creates the table
+		newLoc  string
+		meta    table.Metadata
+	}
+	out := make([]committed, len(changes))
+	var todo []staged
+	for i, ch := range changes {
+		name := strings.Join(ch.ident, ".")
+		prevLoc, prev, err := c.h.current(ctx, c.cat, c.warehouse, ch.ident)
+		if errors.Is(err, catalog.ErrNoSuchTable) && slices.ContainsFunc(ch.reqs, isAssertCreate) {
+			err = nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range ch.reqs {
+			if err := r.Validate(prev); err != nil {
+				return nil, fmt.Errorf("%w: table %s: %v", table.ErrCommitFailed, name, err)
+			}
+		}
+		base := prev
+		if base == nil {
+			// The empty base iceberg-go's catalogs create a table from.
+			if base, err = table.NewMetadata(iceberg.NewSchema(0), nil, table.UnsortedSortOrder, "", nil); err != nil {
+				return nil, err
+			}
+		}
+		updated, err := table.UpdateTableMetadata(base, ch.updates, prevLoc)
+		if err != nil {
+			return nil, badRequest("table %s: applying updates: %v", name, err)
+		}
+		if prev != nil && updated.Equals(prev) {
+			out[i] = committed{meta: prev, loc: prevLoc}
+			continue
+		}
+		version := 0
+		if prev != nil {
+			if version = metadataVersion(prevLoc) + 1; version == 0 {
+				return nil, fmt.Errorf("table %s: unrecognized metadata file name %s", name, prevLoc)
+			}
+		}
+		provider, err := table.LoadLocationProvider(updated.Location(), updated.Properties())
+		if err != nil {
+			return nil, badRequest("table %s: %v", name, err)
+		}
+		newLoc, err := provider.NewTableMetadataFileLocation(version)
+		if err != nil {
+			return nil, badRequest("table %s: %v", name, err)
+		}
+		out[i] = committed{meta: updated, loc: newLoc}
+		todo = append(todo, staged{ident: ch.ident, prevLoc: prevLoc, newLoc: newLoc, meta: updated})
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+
+	written := 0
+	removeWritten := func() {
+		for _, s := range todo[:written] {
+			if fs, err := icebergio.LoadFS(ctx, s.meta.Properties(), s.newLoc); err == nil {
+				_ = fs.Remove(s.newLoc)
+			}
+		}
+	}
+	for _, s := range todo {
+		if err := writeMetadata(ctx, s.meta, s.newLoc); err != nil {
+			written++ // a partly written file goes too
+			removeWritten()
+			return nil, fmt.Errorf("table %s: writing %s: %w", strings.Join(s.ident, "."), s.newLoc, err)
+		}
+		written++
+	}
+
+	err := func() error {
+		tx, err := c.h.db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback()
+		for _, s := range todo {
+			name := strings.Join(s.ident, ".")
+			ns, tbl := namespaceKey(s.ident[:len(s.ident)-1]), s.ident[len(s.ident)-1]
+			if s.prevLoc != "" {
+				res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables
+					SET metadata_location = ?, previous_metadata_location = ?, iceberg_type = 'TABLE'
+					WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?
+					AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
+					s.newLoc, s.prevLoc, c.cat.Name(), ns, tbl, s.prevLoc)
+				if err != nil {
+					return fmt.Errorf("table %s: %w", name, err)
+				}
+				if n, err := res.RowsAffected(); err != nil || n != 1 {
+					return fmt.Errorf("%w: table %s was changed or dropped concurrently", table.ErrCommitFailed, name)
+				}
+				continue
+			}
+			var one int
+			err := tx.QueryRowContext(ctx, `SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?
+				UNION ALL SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? LIMIT 1`,
+				c.cat.Name(), ns, c.cat.Name(), ns).Scan(&one)
+			if errors.Is(err, sql.ErrNoRows) {
+				return fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, strings.Join(s.ident[:len(s.ident)-1], "."))
+			}
+			if err != nil {
+				return fmt.Errorf("table %s: %w", name, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO iceberg_tables
+				(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
+				c.cat.Name(), ns, tbl, s.newLoc); err != nil {
+				if strings.Contains(err.Error(), "UNIQUE") {
+					return fmt.Errorf("%w: table %s was created concurrently", table.ErrCommitFailed, name)
+				}
+				return fmt.Errorf("table %s: %w", name, err)
+			}
+		}
+		return tx.Commit()
+	}()
+	if err != nil {
+		removeWritten()
+		return nil, err
+	}
+	for _, s := range todo {
+		c.h.cache.put(s.newLoc, s.meta)
+	}
+	return out, nil
+}
+
+func isAssertCreate(r table.Requirement) bool { return r.GetType() == "assert-create" }
+
+// current returns a table's metadata location and metadata, reading
+// metadata files through the cache: they never change once written, and
+// parsing them is most of a commit's cost on a table with a long history.
+func (h *Handler) current(ctx context.Context, cat *sqlcat.Catalog, warehouse string, ident table.Identifier) (string, table.Metadata, error) {
+	var loc sql.NullString
+	err := h.db.QueryRowContext(ctx, `SELECT metadata_location FROM iceberg_tables
+		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
+		cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]).Scan(&loc)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && !loc.Valid {
+		return "", nil, fmt.Errorf("%w: %s", catalog.ErrNoSuchTable, strings.Join(ident, "."))
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("loading table %s: %w", strings.Join(ident, "."), err)
+	}
+	if meta := h.cache.get(loc.String); meta != nil {
+		return loc.String, meta, nil
+	}
+	tbl, err := table.NewFromLocation(ctx, ident, loc.String,
+		icebergio.LoadFSFunc(iceberg.Properties{"warehouse": warehouse}, loc.String), nil)
+	if err != nil {
+		return "", nil, fmt.Errorf("table %s: reading %s: %w", strings.Join(ident, "."), loc.String, err)
+	}
+	h.cache.put(loc.String, tbl.Metadata())
+	return loc.String, tbl.Metadata(), nil
+}
+
+// metaCache holds recently used table metadata by metadata file location.
+type metaCache struct {
+	mu    sync.Mutex
+	m     map[string]table.Metadata
+	order []string // oldest first
+}
+
+// metaCacheSize bounds the cache: one entry per actively written table is
+// all it needs.
+const metaCacheSize = 64
+
+func (c *metaCache) get(loc string) table.Metadata {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[loc]
+}
+
+func (c *metaCache) put(loc string, meta table.Metadata) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]table.Metadata{}
+	}
+	if _, ok := c.m[loc]; ok {
+		return
+	}
+	c.m[loc] = meta
+	c.order = append(c.order, loc)
+	if len(c.order) > metaCacheSize {
+		delete(c.m, c.order[0])
+		c.order = slices.Delete(c.order, 0, 1)
+	}
+}
+
+// namespaceKey is how iceberg-go's SQL catalog stores a namespace: levels
+// joined by dots, or JSON behind a marker when a level itself has a dot.
+func namespaceKey(ns table.Identifier) string {
+	const marker = "__iceberg_namespace_v1__:"
+	joined := strings.Join(ns, ".")
+	if !strings.Contains(joined, marker) && !slices.ContainsFunc(ns, func(s string) bool { return strings.Contains(s, ".") }) {
+		return joined
+	}
+	b, _ := json.Marshal(ns)
+	return marker + string(b)
+}
+
+var metadataFileRE = regexp.MustCompile(`(?:^|/)v?(\d+)[-.][^/]*metadata\.json$`)
+
+// metadataVersion reads the version number from a metadata file name
+// (00003-<uuid>.metadata.json or v3.metadata.json); -1 if there is none.
+func metadataVersion(loc string) int {
+	m := metadataFileRE.FindStringSubmatch(loc)
+	if m == nil {
+		return -1
+	}
+	v, err := strconv.Atoi(m[1])
+	if err != nil {
+		return -1
+	}
+	return v
+}
+
+func writeMetadata(ctx context.Context, meta table.Metadata, loc string) (err error) {
+	fsys, err := icebergio.LoadFS(ctx, meta.Properties(), loc)
+	if err != nil {
+		return err
+	}
+	wfs, ok := fsys.(icebergio.WriteFileIO)
+	if !ok {
+		return fmt.Errorf("storage for %s is read-only", loc)
+	}
+	codec := meta.Properties().Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
+	if codec != table.MetadataCompressionCodecNone && codec != table.MetadataCompressionCodecGzip {
+		return badRequest("metadata compression %q is not supported in multi-table transactions", codec)
+	}
+	out, err := wfs.Create(loc)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, out.Close()) }()
+	var w io.Writer = out
+	if codec == table.MetadataCompressionCodecGzip {
+		gz := gzip.NewWriter(out)
+		defer func() { err = errors.Join(err, gz.Close()) }()
+		w = gz
+	}
+	return json.NewEncoder(w).Encode(meta)
+}

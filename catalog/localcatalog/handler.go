@@ -1,0 +1,694 @@
+package localcatalog
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/catalog"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	"github.com/apache/iceberg-go/table"
+)
+
+// nsSep separates namespace levels inside one path segment or query value,
+// as the REST spec's default namespace-separator (%1F) says.
+const nsSep = "\x1f"
+
+// maxBody bounds request bodies; commits of large snapshots are far below it.
+const maxBody = 64 << 20
+
+// warehousePrefix marks a path prefix that names a warehouse other than the
+// default. The prefix is the warehouse location itself, base64url-encoded, so
+// it needs no state and survives restarts.
+const warehousePrefix = "wh-"
+
+// endpoints are advertised in /v1/config so that clients use the HEAD
+// existence checks and know which optional routes exist.
+var endpoints = []string{
+	"GET /v1/{prefix}/namespaces",
+	"POST /v1/{prefix}/namespaces",
+	"GET /v1/{prefix}/namespaces/{namespace}",
+	"HEAD /v1/{prefix}/namespaces/{namespace}",
+	"DELETE /v1/{prefix}/namespaces/{namespace}",
+	"POST /v1/{prefix}/namespaces/{namespace}/properties",
+	"GET /v1/{prefix}/namespaces/{namespace}/tables",
+	"POST /v1/{prefix}/namespaces/{namespace}/tables",
+	"GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+	"HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+	"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+	"DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+	"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+	"POST /v1/{prefix}/tables/rename",
+	"POST /v1/{prefix}/transactions/commit",
+}
+
+// errBadRequest marks client errors that are not one of iceberg-go's sentinels.
+var errBadRequest = errors.New("bad request")
+
+func badRequest(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
+}
+
+// errNotFound is an unknown route.
+var errNotFound = errors.New("no such endpoint")
+
+// errMethod is a known route with the wrong method.
+var errMethod = errors.New("method not allowed")
+
+// errUnprocessable is a well-formed request the spec answers with 422.
+var errUnprocessable = errors.New("unprocessable request")
+
+// call is one request, resolved to the catalog of its warehouse.
+type call struct {
+	w         http.ResponseWriter
+	r         *http.Request
+	h         *Handler
+	cat       *sqlcat.Catalog
+	warehouse string
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusRecorder) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+// ServeHTTP serves the Iceberg REST catalog API under /v1.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	err := h.route(rec, r)
+	if err != nil {
+		writeError(rec, r, err)
+	}
+	// Headers are never logged: they may carry Authorization tokens.
+	slog.Debug("localcatalog", "method", r.Method, "path", r.URL.Path,
+		"status", rec.status, "duration", time.Since(start))
+}
+
+func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
+	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/v1/")
+	if !ok {
+		return errNotFound
+	}
+	raw := strings.Split(strings.TrimSuffix(rest, "/"), "/")
+	segs := make([]string, len(raw))
+	for i, s := range raw {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return badRequest("path segment %q: %v", s, err)
+		}
+		segs[i] = u
+	}
+	if len(segs) == 1 && segs[0] == "config" {
+		if r.Method != http.MethodGet {
+			return errMethod
+		}
+		return h.config(w, r)
+	}
+
+	warehouse := h.warehouse
+	if p, ok := strings.CutPrefix(segs[0], warehousePrefix); ok {
+		b, err := base64.RawURLEncoding.DecodeString(p)
+		if err != nil {
+			return fmt.Errorf("%w: prefix %q", errNotFound, segs[0])
+		}
+		warehouse = string(b)
+		if n, err := normalizeWarehouse(warehouse); err != nil || n != warehouse {
+			return fmt.Errorf("%w: prefix %q", errNotFound, segs[0])
+		}
+		segs = segs[1:]
+	}
+	cat, err := h.catalogFor(warehouse)
+	if err != nil {
+		return err
+	}
+	c := &call{w: w, r: r, h: h, cat: cat, warehouse: warehouse}
+	m := r.Method
+	switch {
+	case len(segs) == 1 && segs[0] == "namespaces":
+		switch m {
+		case http.MethodGet:
+			return c.listNamespaces()
+		case http.MethodPost:
+			return c.createNamespace()
+		}
+		return errMethod
+	case len(segs) == 2 && segs[0] == "namespaces":
+		ns, err := parseNamespace(segs[1])
+		if err != nil {
+			return err
+		}
+		switch m {
+		case http.MethodGet:
+			return c.loadNamespace(ns)
+		case http.MethodHead:
+			return c.namespaceExists(ns)
+		case http.MethodDelete:
+			return c.dropNamespace(ns)
+		}
+		return errMethod
+	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "properties":
+		ns, err := parseNamespace(segs[1])
+		if err != nil {
+			return err
+		}
+		if m != http.MethodPost {
+			return errMethod
+		}
+		return c.updateNamespaceProperties(ns)
+	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "tables":
+		ns, err := parseNamespace(segs[1])
+		if err != nil {
+			return err
+		}
+		switch m {
+		case http.MethodGet:
+			return c.listTables(ns)
+		case http.MethodPost:
+			return c.createTable(ns)
+		}
+		return errMethod
+	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables":
+		ident, err := parseTable(segs[1], segs[3])
+		if err != nil {
+			return err
+		}
+		switch m {
+		case http.MethodGet:
+			return c.loadTable(ident)
+		case http.MethodHead:
+			return c.tableExists(ident)
+		case http.MethodPost:
+			return c.commitTable(ident)
+		case http.MethodDelete:
+			return c.dropTable(ident)
+		}
+		return errMethod
+	case len(segs) == 5 && segs[0] == "namespaces" && segs[2] == "tables" && segs[4] == "metrics":
+		if m != http.MethodPost {
+			return errMethod
+		}
+		// Scan and commit reports are accepted and dropped: the local
+		// catalog keeps no metrics.
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	case len(segs) == 2 && segs[0] == "tables" && segs[1] == "rename":
+		if m != http.MethodPost {
+			return errMethod
+		}
+		return c.renameTable()
+	case len(segs) == 2 && segs[0] == "transactions" && segs[1] == "commit":
+		if m != http.MethodPost {
+			return errMethod
+		}
+		return c.commitTransaction()
+	}
+	return errNotFound
+}
+
+func parseNamespace(seg string) (table.Identifier, error) {
+	ns := strings.Split(seg, nsSep)
+	if slices.Contains(ns, "") {
+		return nil, badRequest("namespace %q has an empty level", strings.Join(ns, "."))
+	}
+	return ns, nil
+}
+
+func parseTable(nsSeg, name string) (table.Identifier, error) {
+	ns, err := parseNamespace(nsSeg)
+	if err != nil {
+		return nil, err
+	}
+	if name == "" {
+		return nil, badRequest("empty table name in namespace %q", strings.Join(ns, "."))
+	}
+	return append(ns, name), nil
+}
+
+type restError struct {
+	Message string `json:"message"`
+	Type    string `json:"type"`
+	Code    int    `json:"code"`
+}
+
+// classify maps an error to the REST spec's status code and exception type.
+func classify(err error) (int, string) {
+	switch {
+	case errors.Is(err, errNotFound):
+		return http.StatusNotFound, "NoSuchEndpointException"
+	case errors.Is(err, errMethod):
+		return http.StatusMethodNotAllowed, "MethodNotAllowedException"
+	case errors.Is(err, catalog.ErrNoSuchTable):
+		return http.StatusNotFound, "NoSuchTableException"
+	case errors.Is(err, catalog.ErrNoSuchNamespace):
+		return http.StatusNotFound, "NoSuchNamespaceException"
+	case errors.Is(err, catalog.ErrNoSuchView):
+		return http.StatusNotFound, "NoSuchViewException"
+	case errors.Is(err, catalog.ErrTableAlreadyExists),
+		errors.Is(err, catalog.ErrNamespaceAlreadyExists),
+		errors.Is(err, catalog.ErrViewAlreadyExists):
+		return http.StatusConflict, "AlreadyExistsException"
+	case errors.Is(err, catalog.ErrNamespaceNotEmpty):
+		return http.StatusConflict, "NamespaceNotEmptyException"
+	case errors.Is(err, table.ErrCommitFailed):
+		return http.StatusConflict, "CommitFailedException"
+	case errors.Is(err, errUnprocessable):
+		return http.StatusUnprocessableEntity, "UnprocessableEntityException"
+	case errors.Is(err, errBadRequest), errors.Is(err, iceberg.ErrInvalidArgument):
+		return http.StatusBadRequest, "BadRequestException"
+	}
+	var maxErr *http.MaxBytesError
+	if errors.As(err, &maxErr) {
+		return http.StatusRequestEntityTooLarge, "BadRequestException"
+	}
+	return http.StatusInternalServerError, "InternalServerError"
+}
+
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	code, typ := classify(err)
+	if code >= 500 {
+		slog.Error("localcatalog: request failed", "method", r.Method, "path", r.URL.Path, "error", err)
+	}
+	if r.Method == http.MethodHead {
+		w.WriteHeader(code)
+		return
+	}
+	writeJSON(w, code, map[string]restError{"error": {Message: err.Error(), Type: typ, Code: code}})
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		code = http.StatusInternalServerError
+		b, _ = json.Marshal(map[string]restError{"error": {
+			Message: "encoding response: " + err.Error(), Type: "InternalServerError", Code: code,
+		}})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(code)
+	_, _ = w.Write(b)
+}
+
+func (c *call) decode(v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(c.w, c.r.Body, maxBody))
+	if err := dec.Decode(v); err != nil {
+		var maxErr *http.MaxBytesError
+		if errors.As(err, &maxErr) {
+			return err
+		}
+		return badRequest("%s %s: invalid JSON body: %v", c.r.Method, c.r.URL.Path, err)
+	}
+	return nil
+}
+
+// config answers GET /v1/config. A client's ?warehouse= selects (and creates
+// on first use) a warehouse other than the default through a path prefix.
+func (h *Handler) config(w http.ResponseWriter, r *http.Request) error {
+	wh := h.warehouse
+	overrides := map[string]string{}
+	if q := r.URL.Query().Get("warehouse"); q != "" {
+		n, err := normalizeWarehouse(q)
+		if err != nil {
+			return badRequest("warehouse %q: %v", q, err)
+		}
+		if n != h.warehouse {
+			if _, err := h.catalogFor(n); err != nil {
+				return err
+			}
+			overrides["prefix"] = warehousePrefix + base64.RawURLEncoding.EncodeToString([]byte(n))
+		}
+		wh = n
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"defaults":  map[string]string{"warehouse": wh},
+		"overrides": overrides,
+		"endpoints": endpoints,
+	})
+	return nil
+}
+
+type restIdentifier struct {
+	Namespace []string `json:"namespace"`
+	Name      string   `json:"name"`
+}
+
+func (id restIdentifier) ident(what string) (table.Identifier, error) {
+	if len(id.Namespace) == 0 || slices.Contains(id.Namespace, "") || id.Name == "" {
+		return nil, badRequest("%s identifier %v.%q must have a non-empty namespace and name", what, id.Namespace, id.Name)
+	}
+	return append(slices.Clone(id.Namespace), id.Name), nil
+}
+
+// page applies the spec's pageToken/pageSize to a sorted list. The token is
+// the offset of the next item.
+func page[T any](r *http.Request, items []T) ([]T, string, error) {
+	q := r.URL.Query()
+	start := 0
+	if t := q.Get("pageToken"); t != "" {
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 {
+			return nil, "", badRequest("invalid pageToken %q", t)
+		}
+		start = min(n, len(items))
+	}
+	end := len(items)
+	if s := q.Get("pageSize"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return nil, "", badRequest("invalid pageSize %q", s)
+		}
+		end = min(start+n, len(items))
+	}
+	next := ""
+	if end < len(items) {
+		next = strconv.Itoa(end)
+	}
+	return items[start:end], next, nil
+}
+
+func compareIdent(a, b table.Identifier) int { return slices.Compare(a, b) }
+
+func (c *call) listNamespaces() error {
+	var parent table.Identifier
+	if p := c.r.URL.Query().Get("parent"); p != "" {
+		var err error
+		if parent, err = parseNamespace(p); err != nil {
+			return err
+		}
+	}
+	all, err := c.cat.ListNamespaces(c.r.Context(), parent)
+	if err != nil {
+		return err
+	}
+	// The SQL catalog lists every descendant; the spec wants the level just
+	// below parent, so deeper namespaces show up as their ancestor.
+	var out []table.Identifier
+	seen := map[string]bool{}
+	for _, ns := range all {
+		if len(ns) <= len(parent) {
+			continue
+		}
+		child := slices.Clone(ns[:len(parent)+1])
+		if k := strings.Join(child, nsSep); !seen[k] {
+			seen[k] = true
+			out = append(out, child)
+		}
+	}
+	slices.SortFunc(out, compareIdent)
+	pg, next, err := page(c.r, out)
+	if err != nil {
+		return err
+	}
+	if pg == nil {
+		pg = []table.Identifier{}
+	}
+	resp := map[string]any{"namespaces": pg}
+	if next != "" {
+		resp["next-page-token"] = next
+	}
+	writeJSON(c.w, http.StatusOK, resp)
+	return nil
+}
+
+func (c *call) createNamespace() error {
+	var req struct {
+		Namespace  []string           `json:"namespace"`
+		Properties iceberg.Properties `json:"properties"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	if len(req.Namespace) == 0 || slices.Contains(req.Namespace, "") {
+		return badRequest("namespace %v must have at least one level and no empty level", req.Namespace)
+	}
+	if err := c.cat.CreateNamespace(c.r.Context(), req.Namespace, req.Properties); err != nil {
+		return err
+	}
+	props, err := c.cat.LoadNamespaceProperties(c.r.Context(), req.Namespace)
+	if err != nil {
+		return err
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"namespace": req.Namespace, "properties": props})
+	return nil
+}
+
+func (c *call) loadNamespace(ns table.Identifier) error {
+	props, err := c.cat.LoadNamespaceProperties(c.r.Context(), ns)
+	if err != nil {
+		return err
+	}
+	writeJSON(c.w, http.StatusOK, map[string]any{"namespace": ns, "properties": props})
+	return nil
+}
+
+func (c *call) namespaceExists(ns table.Identifier) error {
+	ok, err := c.cat.CheckNamespaceExists(c.r.Context(), ns)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, strings.Join(ns, "."))
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (c *call) dropNamespace(ns table.Identifier) error {
+	if err := c.cat.DropNamespace(c.r.Context(), ns); err != nil {
+		return err
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (c *call) updateNamespaceProperties(ns table.Identifier) error {
+	var req struct {
+		Removals []string           `json:"removals"`
+		Updates  iceberg.Properties `json:"updates"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	for _, k := range req.Removals {
+		if _, ok := req.Updates[k]; ok {
+			return fmt.Errorf("%w: property %q is both removed and updated", errUnprocessable, k)
+		}
+	}
+	sum, err := c.cat.UpdateNamespaceProperties(c.r.Context(), ns, req.Removals, req.Updates)
+	if err != nil {
+		return err
+	}
+	for _, s := range []*[]string{&sum.Removed, &sum.Updated, &sum.Missing} {
+		if *s == nil {
+			*s = []string{}
+		}
+	}
+	writeJSON(c.w, http.StatusOK, sum)
+	return nil
+}
+
+func (c *call) listTables(ns table.Identifier) error {
+	var ids []table.Identifier
+	for id, err := range c.cat.ListTables(c.r.Context(), ns) {
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, compareIdent)
+	pg, next, err := page(c.r, ids)
+	if err != nil {
+		return err
+	}
+	out := make([]restIdentifier, len(pg))
+	for i, id := range pg {
+		out[i] = restIdentifier{Namespace: id[:len(id)-1], Name: id[len(id)-1]}
+	}
+	resp := map[string]any{"identifiers": out}
+	if next != "" {
+		resp["next-page-token"] = next
+	}
+	writeJSON(c.w, http.StatusOK, resp)
+	return nil
+}
+
+type loadTableResult struct {
+	MetadataLocation string            `json:"metadata-location,omitempty"`
+	Metadata         table.Metadata    `json:"metadata"`
+	Config           map[string]string `json:"config"`
+}
+
+func (c *call) writeTable(meta table.Metadata, loc string) {
+	writeJSON(c.w, http.StatusOK, loadTableResult{MetadataLocation: loc, Metadata: meta, Config: map[string]string{}})
+}
+
+func (c *call) createTable(ns table.Identifier) error {
+	var req struct {
+		Name          string                        `json:"name"`
+		Location      string                        `json:"location"`
+		Schema        *iceberg.Schema               `json:"schema"`
+		PartitionSpec *iceberg.UnboundPartitionSpec `json:"partition-spec"`
+		WriteOrder    *table.UnboundSortOrder       `json:"write-order"`
+		StageCreate   bool                          `json:"stage-create"`
+		Properties    iceberg.Properties            `json:"properties"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	if req.Name == "" {
+		return badRequest("create table in %q: missing name", strings.Join(ns, "."))
+	}
+	if req.Schema == nil {
+		return badRequest("create table %s.%s: missing schema", strings.Join(ns, "."), req.Name)
+	}
+	ident := append(slices.Clone(ns), req.Name)
+	var spec *iceberg.PartitionSpec
+	if req.PartitionSpec != nil {
+		spec = &req.PartitionSpec.PartitionSpec
+	}
+	order := table.UnsortedSortOrder
+	if req.WriteOrder != nil {
+		order = req.WriteOrder.SortOrder
+	}
+	ctx := c.r.Context()
+	loc := strings.TrimRight(req.Location, "/")
+	if loc == "" {
+		var err error
+		if loc, err = c.tableLocation(ident); err != nil {
+			return err
+		}
+	}
+	// Building the metadata here checks schema, spec, order and properties,
+	// so that what the client got wrong is a 400, not a storage error.
+	meta, err := table.NewMetadata(req.Schema, spec, order, loc, req.Properties)
+	if err != nil {
+		return badRequest("create table %s: %v", strings.Join(ident, "."), err)
+	}
+	if req.StageCreate {
+		// Nothing is written until the client's assert-create commit.
+		exists, err := c.cat.CheckTableExists(ctx, ident)
+		if err != nil {
+			return err
+		}
+		if exists {
+			return fmt.Errorf("%w: %s", catalog.ErrTableAlreadyExists, strings.Join(ident, "."))
+		}
+		c.writeTable(meta, "")
+		return nil
+	}
+	opts := []catalog.CreateTableOpt{
+		catalog.WithSortOrder(order), catalog.WithProperties(req.Properties), catalog.WithLocation(loc),
+	}
+	if spec != nil {
+		opts = append(opts, catalog.WithPartitionSpec(spec))
+	}
+	tbl, err := c.cat.CreateTable(ctx, ident, req.Schema, opts...)
+	if err != nil {
+		return err
+	}
+	c.writeTable(tbl.Metadata(), tbl.MetadataLocation())
+	return nil
+}
+
+// tableLocation is where a new table goes when the request names no
+// location: under the namespace's location property, else under
+// <warehouse>/<namespace>.db, as the SQL catalog would put it. Names are
+// escaped here because the SQL catalog's own url.JoinPath treats them as
+// already escaped and fails on a literal "%".
+func (c *call) tableLocation(ident table.Identifier) (string, error) {
+	ns, name := ident[:len(ident)-1], ident[len(ident)-1]
+	nsProps, err := c.cat.LoadNamespaceProperties(c.r.Context(), ns)
+	if err != nil {
+		return "", err
+	}
+	var loc string
+	if nsLoc := nsProps.Get("location", ""); nsLoc != "" {
+		loc, err = url.JoinPath(nsLoc, url.PathEscape(name))
+	} else {
+		loc, err = url.JoinPath(c.warehouse, url.PathEscape(namespaceKey(ns)+".db"), url.PathEscape(name))
+	}
+	if err != nil {
+		return "", badRequest("table location for %s: %v", strings.Join(ident, "."), err)
+	}
+	return loc, nil
+}
+
+func (c *call) loadTable(ident table.Identifier) error {
+	loc, meta, err := c.h.current(c.r.Context(), c.cat, c.warehouse, ident)
+	if err != nil {
+		return err
+	}
+	c.writeTable(meta, loc)
+	return nil
+}
+
+func (c *call) tableExists(ident table.Identifier) error {
+	ok, err := c.cat.CheckTableExists(c.r.Context(), ident)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return fmt.Errorf("%w: %s", catalog.ErrNoSuchTable, strings.Join(ident, "."))
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (c *call) dropTable(ident table.Identifier) error {
+	ctx := c.r.Context()
+	purge, _ := strconv.ParseBool(c.r.URL.Query().Get("purgeRequested"))
+	var err error
+	if purge {
+		err = c.cat.PurgeTable(ctx, ident)
+	} else {
+		err = c.cat.DropTable(ctx, ident)
+	}
+	if err != nil {
+		return err
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (c *call) renameTable() error {
+	var req struct {
+		Source      restIdentifier `json:"source"`
+		Destination restIdentifier `json:"destination"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	from, err := req.Source.ident("source")
+	if err != nil {
+		return err
+	}
+	to, err := req.Destination.ident("destination")
+	if err != nil {
+		return err
+	}
+	if _, err := c.cat.RenameTable(c.r.Context(), from, to); err != nil {
+		if errors.Is(err, catalog.ErrTableAlreadyExists) {
+			return fmt.Errorf("%w: %s", err, strings.Join(to, "."))
+		}
+		return err
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,238 @@
+// Package localcatalog is icebeam's embedded Iceberg REST catalog server:
+// the REST spec served over HTTP, with a SQLite catalog database and a file
+// warehouse in one local directory, so local runs and other engines (Spark,
+// pyiceberg, DuckDB) share tables without any cloud service.
+package localcatalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/iceberg-go"
+	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	icebergio "github.com/apache/iceberg-go/io"
+	"github.com/uptrace/bun/driver/sqliteshim"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Dir holds the SQLite database (catalog.db) and, by default, the warehouse.
+	Dir string
+	// Warehouse is the root location for new tables; default file://<Dir>/warehouse.
+	// A plain path is taken relative to the working directory.
+	Warehouse string
+}
+
+// DBFile is the name of the SQLite database inside Options.Dir.
+const DBFile = "catalog.db"
+
+// catalogName partitions the rows of the default warehouse in catalog.db.
+// Other warehouses a client asks for with ?warehouse= are stored under their
+// own location as catalog name.
+const catalogName = "icebeam"
+
+// Handler serves the Iceberg REST catalog API for one catalog directory. It
+// is what Listen serves; tests may mount it on an httptest.Server.
+//
+// It serves /v1/config, namespaces (list with parent, create, load, exists,
+// drop, properties), tables (list, create with stage-create, load, exists,
+// commit, drop with purgeRequested, rename, metrics reports) and
+// multi-table transactions. Errors follow the spec's error model: missing
+// objects 404, existing ones and failed commit requirements 409, bad input
+// 400. A client asking /v1/config for another ?warehouse= gets a path prefix
+// that selects it; its tables live in the same catalog.db.
+type Handler struct {
+	dir       string
+	warehouse string
+	db        *sql.DB
+
+	mu       sync.Mutex
+	catalogs map[string]*sqlcat.Catalog // by warehouse location
+	locks    map[string]*sync.Mutex     // commit locks by warehouse + table
+	cache    metaCache
+}
+
+// Open opens (creating if needed) the catalog in opts.Dir without serving it.
+func Open(opts Options) (*Handler, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("localcatalog: Options.Dir is empty")
+	}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("localcatalog: directory %q: %w", opts.Dir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("localcatalog: creating directory: %w", err)
+	}
+	wh := opts.Warehouse
+	if wh == "" {
+		wh = filepath.Join(dir, "warehouse")
+	}
+	warehouse, err := normalizeWarehouse(wh)
+	if err != nil {
+		return nil, err
+	}
+
+	// WAL lets readers run beside the one writer; "begin immediate" takes the
+	// write lock up front so a read-then-write transaction never fails with
+	// "database is locked" on upgrade, and busy_timeout makes writers queue
+	// instead of failing.
+	dsn := (&url.URL{Scheme: "file", Path: filepath.Join(dir, DBFile)}).String() +
+		"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	db, err := sql.Open(sqliteshim.ShimName, dsn)
+	if err != nil {
+		return nil, fmt.Errorf("localcatalog: opening %s: %w", filepath.Join(dir, DBFile), err)
+	}
+	h := &Handler{
+		dir:       dir,
+		warehouse: warehouse,
+		db:        db,
+		catalogs:  map[string]*sqlcat.Catalog{},
+		locks:     map[string]*sync.Mutex{},
+	}
+	if _, err := h.catalogFor(warehouse); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// normalizeWarehouse turns a path into an absolute file:// URI and leaves
+// URIs with a scheme as they are, so one warehouse has one spelling.
+func normalizeWarehouse(wh string) (string, error) {
+	if i := strings.Index(wh, "://"); i > 0 && !strings.ContainsAny(wh[:i], `/\`) {
+		scheme := strings.ToLower(wh[:i])
+		if !slices.Contains(icebergio.GetRegisteredSchemes(), scheme) {
+			return "", fmt.Errorf("localcatalog: warehouse %q: no storage is registered for %s:// (have %v)",
+				wh, scheme, icebergio.GetRegisteredSchemes())
+		}
+		return strings.TrimRight(wh, "/"), nil
+	}
+	abs, err := filepath.Abs(wh)
+	if err != nil {
+		return "", fmt.Errorf("localcatalog: warehouse %q: %w", wh, err)
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), nil
+}
+
+// catalogFor returns the SQL catalog whose tables live under warehouse.
+func (h *Handler) catalogFor(warehouse string) (*sqlcat.Catalog, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c, ok := h.catalogs[warehouse]; ok {
+		return c, nil
+	}
+	name := catalogName
+	if warehouse != h.warehouse {
+		name = warehouse
+	}
+	c, err := sqlcat.NewCatalog(name, h.db, sqlcat.SQLite, iceberg.Properties{"warehouse": warehouse})
+	if err != nil {
+		return nil, fmt.Errorf("localcatalog: opening catalog database in %s: %w", h.dir, err)
+	}
+	h.catalogs[warehouse] = c
+	return c, nil
+}
+
+// tableLock serializes commits to one table in this process, so that of two
+// commits from the same base the loser fails its requirement check before it
+// writes a metadata file, instead of leaving an orphan behind after losing
+// the database compare-and-swap.
+func (h *Handler) tableLock(warehouse string, key string) *sync.Mutex {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	k := warehouse + "\x00" + key
+	l, ok := h.locks[k]
+	if !ok {
+		l = &sync.Mutex{}
+		h.locks[k] = l
+	}
+	return l
+}
+
+// Warehouse is the location of the default warehouse, as a URI.
+func (h *Handler) Warehouse() string { return h.warehouse }
+
+// Close closes the catalog database.
+func (h *Handler) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var errs []error
+	for _, c := range h.catalogs {
+		errs = append(errs, c.Close())
+	}
+	h.catalogs = map[string]*sqlcat.Catalog{}
+	errs = append(errs, h.db.Close())
+	return errors.Join(errs...)
+}
+
+// Server is a running local catalog.
+type Server struct {
+	h   *Handler
+	srv *http.Server
+	url string
+	// done is closed when Serve returns.
+	done      chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Listen opens the catalog in opts.Dir and serves it on addr (host:port; port 0 picks one).
+func Listen(addr string, opts Options) (*Server, error) {
+	h, err := Open(opts)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		h.Close()
+		return nil, fmt.Errorf("localcatalog: listening on %s: %w", addr, err)
+	}
+	s := &Server{
+		h:    h,
+		srv:  &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
+		url:  "http://" + ln.Addr().String(),
+		done: make(chan struct{}),
+	}
+	go func() {
+		defer close(s.done)
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			slog.Error("localcatalog: server stopped", "addr", ln.Addr().String(), "error", err)
+		}
+	}()
+	return s, nil
+}
+
+// URL is the base URI clients pass as catalog URI, e.g. http://127.0.0.1:8181.
+func (s *Server) URL() string { return s.url }
+
+// Warehouse is the location of the default warehouse, as a URI.
+func (s *Server) Warehouse() string { return s.h.Warehouse() }
+
+// Close stops serving, waits up to 10 s for requests in flight, and closes
+// the database. Later calls return the first call's result.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		err := s.srv.Shutdown(ctx)
+		if err != nil {
+			err = errors.Join(err, s.srv.Close())
+		}
+		<-s.done
+		s.closeErr = errors.Join(err, s.h.Close())
+	})
+	return s.closeErr
+}

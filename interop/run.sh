@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Interoperability suite: the seed's PySpark job, pyiceberg and iceberg-go
+# against our Iceberg REST catalog (`icebeam serve`), checking that our taxi
+# pipeline writes the same table as Spark, to the cent, and that each engine
+# reads the others' tables.
+#
+#   interop/run.sh                  # whole suite
+#   interop/run.sh -k parity        # extra arguments go to pytest
+#   INTEROP_ROWS=1000000 interop/run.sh
+#   INTEROP_KEEP=1 interop/run.sh   # keep the work dir (logs, catalog, inputs)
+#
+# The first run installs a Python venv (pyspark, pyiceberg, pytest, pinned in
+# interop/requirements.txt) and the Iceberg Spark runtime jar into
+# .cache/interop/; later runs download nothing. Needs Go, python3 (3.9+),
+# curl and Java 8/11/17. Ends with one "interop: N passed, N failed" line and
+# exits non-zero when any check failed.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$ROOT"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-interop-XXXXXX")
+cleanup() {
+  stop_catalog
+  # TODO(nessie): stop the Nessie server here once run.sh starts one.
+  if [ -n "${INTEROP_KEEP:-}" ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+setup_failed() {
+  echo "interop: setup failed: $1" >&2
+  echo "interop: 0 passed, 1 failed"
+  exit 1
+}
+
+check_java || setup_failed "java"
+ensure_python || setup_failed "installing the Python venv"
+ensure_jar || setup_failed "fetching $ICEBERG_RUNTIME"
+log "building Go binaries"
+build_go || setup_failed "go build (icebeam, taxi, taxigen, goscan)"
+start_catalog "$WORK/catalog" || setup_failed "starting icebeam serve"
+
+export PYTHONDONTWRITEBYTECODE=1  # keep __pycache__ out of the work tree
+export INTEROP_ROOT="$ROOT" INTEROP_BIN="$BIN" INTEROP_WORK="$WORK" INTEROP_CATALOG_URI="$CATALOG_URI"
+log "running checks (work dir $WORK)"
+"$VENV/bin/python" -m pytest "$ROOT/interop/tests" -p no:cacheprovider -v -rfEs \
+  --junitxml="$WORK/junit.xml" "$@"
+code=$?
+
+# The plain closing line, from pytest's own report: errors (a failed fixture
+# such as the Spark job) count as failures.
+"$VENV/bin/python" - "$WORK/junit.xml" "$code" <<'PY'
+import sys, xml.etree.ElementTree as ET
+path, code = sys.argv[1], int(sys.argv[2])
+try:
+    root = ET.parse(path).getroot()
+    suite = root if root.tag == "testsuite" else root.find("testsuite")
+    total, fail, err, skip = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+except (OSError, ET.ParseError, AttributeError):
+    total, fail, err, skip = 0, 0, 0, 0
+failed = fail + err
+if failed == 0 and code != 0:
+    failed = 1  # pytest itself failed (usage error, collection error, interrupted)
+line = f"interop: {total - fail - err - skip} passed, {failed} failed"
+print(line + (f", {skip} skipped" if skip else ""))
+PY
+exit $code

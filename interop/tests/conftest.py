@@ -1,0 +1,138 @@
+"""Shared fixtures: the generated input, the Spark and Go runs, and the readers.
+
+interop/run.sh sets the environment this needs (INTEROP_CATALOG_URI and
+INTEROP_BIN, INTEROP_WORK, INTEROP_ROOT) after starting `icebeam serve`; the
+expensive steps (the Spark job, the Spark dump) run once per session.
+"""
+
+import os
+import subprocess
+import time
+
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+from pyiceberg.catalog import load_catalog
+
+import tables
+
+CATALOG = "lakehouse"  # the seed tutorial's OUTPUT_CATALOG_NAME
+TABLE = "yellow_trips_analyzed"
+SPARK_NS = "spark_nyc_taxi"
+GO_NS = "nyc_taxi"
+REPLACED = "yellow_trips_replaced"
+
+
+def env(name):
+  value = os.environ.get(name)
+  if not value:
+    pytest.exit(f"{name} is not set: run the suite through interop/run.sh", returncode=2)
+  return value
+
+
+ROOT = env("INTEROP_ROOT")
+BIN = env("INTEROP_BIN")
+WORK = env("INTEROP_WORK")
+URI = env("INTEROP_CATALOG_URI")
+ROWS = int(os.environ.get("INTEROP_ROWS", "300000"))
+
+
+def run(name, cmd, timeout):
+  """Runs cmd with its output in WORK/name.log; fails the test with the log's tail."""
+  log = os.path.join(WORK, name + ".log")
+  start = time.monotonic()
+  with open(log, "w") as out:
+    try:
+      proc = subprocess.run(cmd, stdout=out, stderr=subprocess.STDOUT, timeout=timeout, cwd=ROOT)
+      code = proc.returncode
+    except subprocess.TimeoutExpired:
+      code = f"timeout after {timeout}s"
+  took = time.monotonic() - start
+  print(f"{name}: {took:.1f}s (log {log})")
+  if code != 0:
+    with open(log) as f:
+      tail = "".join(f.readlines()[-40:])
+    pytest.fail(f"{name} failed ({code}): {' '.join(cmd)}\n--- last lines of {log}:\n{tail}", pytrace=False)
+  return took
+
+
+def taxigen(rows, seed):
+  path = os.path.join(WORK, f"yellow_tripdata_{rows}_seed{seed}.parquet")
+  if not os.path.exists(path):
+    run(f"taxigen-{rows}-{seed}", [f"{BIN}/taxigen", "-rows", str(rows), "-seed", str(seed), "-out", path], 120)
+  return path
+
+
+def go_taxi(name, input_path, table=TABLE):
+  run(name, [f"{BIN}/taxi", f"--input={input_path}", f"--catalog_uri={URI}",
+             f"--namespace={GO_NS}", f"--table={table}"], 300)
+  return f"{GO_NS}.{table}"
+
+
+def valid_trips(path):
+  """Counts the trips the seed's filter keeps, computed with pyarrow alone."""
+  t = pq.read_table(path, columns=["trip_distance", "fare_amount", "passenger_count"])
+  keep = pc.and_kleene(
+      pc.and_kleene(pc.greater(t["trip_distance"], 0), pc.greater(t["fare_amount"], 0)),
+      pc.greater(t["passenger_count"], 0))
+  return pc.sum(pc.fill_null(keep, False).cast("int64")).as_py()
+
+
+@pytest.fixture(scope="session")
+def catalog():
+  return load_catalog(CATALOG, type="rest", uri=URI)
+
+
+@pytest.fixture(scope="session")
+def taxi_input():
+  return taxigen(ROWS, 1)
+
+
+@pytest.fixture(scope="session")
+def spark_table(taxi_input):
+  """Runs the seed's taxi_to_iceberg.py, unchanged, into spark_nyc_taxi."""
+  run("spark-taxi_to_iceberg", [
+      f"{ROOT}/interop/spark/submit.sh", URI, f"{ROOT}/interop/spark/taxi_to_iceberg.py",
+      taxi_input, CATALOG, SPARK_NS, TABLE], 900)
+  return f"{SPARK_NS}.{TABLE}"
+
+
+@pytest.fixture(scope="session")
+def go_table(taxi_input):
+  """Runs our taxi pipeline on the same file into nyc_taxi."""
+  return go_taxi("go-taxi", taxi_input)
+
+
+@pytest.fixture(scope="session")
+def replaced(catalog):
+  """Runs our pipeline twice into one table with different inputs.
+
+  Returns (first input, second input, snapshot id after the first run).
+  """
+  first, second = taxigen(40_000, 2), taxigen(25_000, 3)
+  ident = go_taxi("go-taxi-replace-1", first, REPLACED)
+  first_snapshot = catalog.load_table(ident).current_snapshot().snapshot_id
+  go_taxi("go-taxi-replace-2", second, REPLACED)
+  return first, second, first_snapshot
+
+
+@pytest.fixture(scope="session")
+def spark_reads(spark_table, go_table, replaced):
+  """Spark's view of every table the checks write, in one Spark session."""
+  names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
+  out = os.path.join(WORK, "spark-dump")
+  os.makedirs(out, exist_ok=True)
+  run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
+                            f"{ROOT}/interop/spark/dump_tables.py", CATALOG, out] + names, 600)
+  return {n: tables.from_jsonl(f"spark {n}", os.path.join(out, n + ".jsonl")) for n in names}
+
+
+def go_read(identifier):
+  """Scans a table with iceberg-go (interop/goscan)."""
+  path = os.path.join(WORK, f"goscan-{identifier}.jsonl")
+  with open(path, "w") as out:
+    proc = subprocess.run([f"{BIN}/goscan", f"--catalog_uri={URI}", f"--table={identifier}"],
+                          stdout=out, stderr=subprocess.PIPE, text=True, timeout=120)
+  if proc.returncode != 0:
+    pytest.fail(f"goscan {identifier} failed: {proc.stderr[-2000:]}", pytrace=False)
+  return tables.from_jsonl(f"iceberg-go {identifier}", path)

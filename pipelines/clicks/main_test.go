@@ -1,0 +1,225 @@
+package main
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+)
+
+const testVersion = "v0.0.0-test.clicks"
+
+var (
+	buildOnce sync.Once
+	builtBin  string
+	buildDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// binary is this pipeline built once per test run by the Dockerfile's own
+// build line.
+func binary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "icebeam-clicks-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildDir = dir
+		builtBin = launchtest.Build(t, "clicks", testVersion, dir)
+	})
+	if builtBin == "" {
+		t.Fatal("the pipeline binary did not build (see the first failing test)")
+	}
+	return builtBin
+}
+
+// dataflowArgs submit nothing and need no network: --dry_run prints the job.
+var dataflowArgs = []string{
+	"--runner=dataflow", "--dry_run",
+	"--project=p", "--region=us-central1", "--staging_location=gs://b/staging",
+}
+
+func TestMetadataMatchesFlags(t *testing.T) {
+	md, err := launchtest.ReadMetadata("metadata.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !md.Streaming {
+		t.Error(`clicks is a streaming pipeline, metadata.json lacks "streaming": true`)
+	}
+	own, err := launchtest.FlagsDefinedIn("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(own) < 4 {
+		t.Fatalf("found only flags %v in main.go", own)
+	}
+	errs := launchtest.CheckMetadata(md, launchtest.MetadataSpec{
+		Flags:    flag.CommandLine,
+		Own:      append(own, launchtest.CatalogFlags()...),
+		Excluded: launchtest.CatalogExcluded,
+		Bad: launchtest.Merge(launchtest.CatalogBad, map[string]string{
+			"iceberg_table":                "user_clicks",
+			"triggering_frequency_seconds": "0",
+			"interval":                     "5 seconds",
+			"duration":                     "forever",
+		}),
+	})
+	for _, err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestBinaryIsStaticLinuxAMD64(t *testing.T) {
+	if err := launchtest.CheckStatic(binary(t)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDataflowDryRun(t *testing.T) {
+	bin := binary(t)
+	args := append(dataflowArgs,
+		"--catalog_uri=https://example.invalid/catalog",
+		"--token=SUPERSECRET",
+		"--iceberg_table=clicks.user_clicks_df",
+		// What a Flex Template launcher may add: Beam defines some, the
+		// others must be dropped rather than fail the launch.
+		"--temp_location=gs://b/tmp", "--streaming", "--enable_streaming_engine=true",
+		"--serviceAccount=sa@p.iam.gserviceaccount.com",
+	)
+	for _, flex := range []bool{false, true} {
+		name := map[bool]string{false: "command line", true: "flex template launcher"}[flex]
+		t.Run(name, func(t *testing.T) {
+			var env []string
+			args := args
+			if flex {
+				env = append(env, "FLEX_TEMPLATE_GO_BINARY="+bin)
+				// Unknown to us, so added by the launcher: dropped.
+				args = append(args[:len(args):len(args)], "--some_future_launcher_option=1")
+			}
+			out, err := launchtest.Run(t, t.TempDir(), bin, env, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
+			}
+			job, err := launchtest.PrintedJob(out)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
+			}
+			if job.Type != "JOB_TYPE_STREAMING" || job.ProjectID != "p" {
+				t.Errorf("job type %q in project %q, want JOB_TYPE_STREAMING in p", job.Type, job.ProjectID)
+			}
+			if !stagesWorker(job) {
+				t.Errorf("job stages no worker package under gs://b/staging: %+v", job.Environment.WorkerPools)
+			}
+			for _, want := range []string{
+				"--worker_binary=" + bin,
+				"clicks " + testVersion,
+				"ignoring Dataflow launcher option --streaming",
+				"ignoring Dataflow launcher option --enable_streaming_engine",
+				"ignoring Dataflow launcher option --serviceAccount",
+			} {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q", want)
+				}
+			}
+			if flex && !strings.Contains(out, "ignoring Dataflow launcher option --some_future_launcher_option") {
+				t.Error("the launcher's unknown flag was not dropped")
+			}
+			if got := strings.Contains(out, "launch: --async"); got != flex {
+				t.Errorf("--async set: %v, want %v (only inside the Flex Template launcher)", got, flex)
+			}
+			opts := string(job.Environment.SdkPipelineOptions)
+			for _, want := range []string{`"clicks.user_clicks_df"`, `"[redacted]"`} {
+				if !strings.Contains(opts, want) {
+					t.Errorf("pipeline options lack %s: %s", want, opts)
+				}
+			}
+			if strings.Contains(out, "SUPERSECRET") {
+				t.Error("the literal --token secret appears in the output")
+			}
+		})
+	}
+}
+
+// TestDataflowUpdateDryRun: the update of a running streaming job that
+// docs/dataflow.md shows is accepted by the runner.
+func TestDataflowUpdateDryRun(t *testing.T) {
+	args := append(dataflowArgs, "--catalog=biglake", "--catalog_name=lakehouse",
+		"--update", "--job_name=icebeam-clicks",
+		`--transform_name_mapping={"WriteToIceberg":"WriteToIceberg"}`)
+	out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, launchtest.Tail(out))
+	}
+	job, err := launchtest.PrintedJob(out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, launchtest.Tail(out))
+	}
+	if job.Name != "icebeam-clicks" {
+		t.Errorf("job name %q, want icebeam-clicks", job.Name)
+	}
+}
+
+func stagesWorker(job launchtest.Job) bool {
+	for _, wp := range job.Environment.WorkerPools {
+		for _, p := range wp.Packages {
+			if p.Name == "worker" && strings.HasPrefix(p.Location, "gs://b/staging/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// TestRemoteRunMisconfigured: what workers could not do without fails before
+// anything is submitted, naming the flag.
+func TestRemoteRunMisconfigured(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no catalog", nil, "--catalog_uri (or --catalog=biglake) required"},
+		{"loopback catalog", []string{"--catalog_uri=http://localhost:8181"}, "loopback"},
+		{"typo", []string{"--catalog=biglake", "--iceberg_tabel=a.b"}, "unknown flag --iceberg_tabel (did you mean --iceberg_table?)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(dataflowArgs, tc.args...)...)
+			if err == nil {
+				t.Fatalf("exited 0, want an error naming %q:\n%s", tc.want, launchtest.Tail(out))
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, launchtest.Tail(out))
+			}
+			if _, jerr := launchtest.PrintedJob(out); jerr == nil {
+				t.Error("a job was printed despite the error")
+			}
+		})
+	}
+}
+
+// TestVetRunner: every function and type the pipeline uses is registered,
+// which stripped or reflection-free workers need.
+func TestVetRunner(t *testing.T) {
+	dir := t.TempDir()
+	out, err := launchtest.Run(t, dir, binary(t), nil,
+		"--runner=vet", "--duration=1s", "--local_dir="+filepath.Join(dir, "lakehouse"))
+	if err != nil {
+		t.Fatalf("vet runner: %v\n%s", err, launchtest.Tail(out))
+	}
+	if strings.Contains(out, "not performant") {
+		t.Errorf("unexpected vet output:\n%s", launchtest.Tail(out))
+	}
+}

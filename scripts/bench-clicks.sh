@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Streaming benchmark: the clicks pipeline on prism, generator as fast as it
+# goes, into a table of the standalone local catalog (`icebeam serve`). From
+# the committed table's snapshots it reports rows per commit, sustained rows/s
+# and each commit's latency after its window's end; /usr/bin/time gives the
+# pipeline's peak RSS.
+#
+#   ./scripts/bench-clicks.sh                 # 100 s of rows, 1 µs apart, 20 s trigger
+#   DURATION=30s TRIGGER=5 ./scripts/bench-clicks.sh
+#
+# Window end: the moment a pane's processing-time trigger was due. The sink
+# records in each snapshot summary when the pane's first and last row batches
+# were sent to the shuffle (icebeam.batches-sent-ms) and the pane's timing.
+# Pane k's trigger is armed at its first element (Beam) or at the previous
+# firing (prism), so it was due no sooner than min(first_k, last_{k-1}) + F;
+# the last pane of a finished input fires when the input ends, no sooner than
+# last_k. Latency = snapshot timestamp - that bound, so it errs long, never short.
+#
+# Sustained rows/s = committed rows / (last commit - pipeline start), start-up
+# included. A 1 µs interval is 1,000,000 rows due per second: more than the
+# pipeline does, so the generator runs flat out and the run ends when all
+# DURATION/INTERVAL rows are committed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DURATION=${DURATION:-100s}
+INTERVAL=${INTERVAL:-1us}
+TRIGGER=${TRIGGER:-20}
+TABLE=${TABLE:-clicks.user_clicks}
+CACHE=.cache/bench-clicks
+rm -rf "$CACHE/lakehouse"
+mkdir -p "$CACHE"
+
+CGO_ENABLED=0 go build -trimpath -o "$CACHE/clicks" ./pipelines/clicks
+CGO_ENABLED=0 go build -trimpath -o "$CACHE/icebeam" ./cmd/icebeam
+
+"$CACHE/icebeam" serve --addr=127.0.0.1:0 --local_dir="$CACHE/lakehouse" > "$CACHE/serve.log" 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 100); do
+  URI=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$CACHE/serve.log")
+  [ -n "$URI" ] && break
+  sleep 0.1
+done
+[ -n "$URI" ] || { cat "$CACHE/serve.log"; echo "icebeam serve did not start" >&2; exit 1; }
+
+echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "run: clicks --interval=$INTERVAL --duration=$DURATION --triggering_frequency_seconds=$TRIGGER --iceberg_table=$TABLE --catalog_uri=$URI"
+START_MS=$(date +%s%3N)
+/usr/bin/time -v -o "$CACHE/time.txt" "$CACHE/clicks" --catalog_uri="$URI" --iceberg_table="$TABLE" \
+  --interval="$INTERVAL" --duration="$DURATION" --triggering_frequency_seconds="$TRIGGER" > "$CACHE/clicks.log" 2>&1 \
+  || { tail -20 "$CACHE/clicks.log"; echo "clicks failed" >&2; exit 1; }
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+grep -E "Elapsed|Maximum resident|Percent of CPU" "$CACHE/time.txt" | sed 's/^\s*/pipeline /'
+
+python3 - "$URI" "$TABLE" "$START_MS" "$TRIGGER" "$DURATION" "$INTERVAL" <<'PY'
+import json, sys, urllib.request
+uri, table, start_ms, trigger, duration, interval = sys.argv[1:]
+start_ms, f = int(start_ms), int(trigger) * 1000
+ns, name = table.split(".", 1)
+meta = json.load(urllib.request.urlopen(f"{uri}/v1/namespaces/{ns}/tables/{name}"))["metadata"]
+panes = []
+for s in meta["snapshots"]:
+    sm = s["summary"]
+    first, last = map(int, sm["icebeam.batches-sent-ms"].split("-"))
+    pane = int(sm["icebeam.commit-id"].rsplit("/", 1)[1])
+    panes.append(dict(pane=pane, ts=s["timestamp-ms"], rows=int(sm["added-records"]),
+                      files=int(sm["added-data-files"]), first=first, last=last, timing=sm["icebeam.pane-timing"]))
+panes.sort(key=lambda p: p["pane"])
+print(f"\n{'pane':>4} {'timing':>7} {'rows':>11} {'files':>5} {'window end (s)':>14} {'commit (s)':>10} {'latency ms':>10} {'rows/s in window':>16}")
+lat = []
+prev_end = None
+for k, p in enumerate(panes):
+    end = p["first"] + f
+    if k > 0:
+        end = min(end, panes[k-1]["last"] + f)
+    if p["timing"] != "early":
+        end = min(end, p["last"])
+    p["end"] = end
+    win_start = prev_end if prev_end is not None else start_ms
+    rate = p["rows"] / max((end - win_start) / 1000, 1e-3)
+    prev_end = end
+    lat.append(p["ts"] - end)
+    print(f"{p['pane']:>4} {p['timing']:>7} {p['rows']:>11,} {p['files']:>5} {(end-start_ms)/1000:>14.2f} {(p['ts']-start_ms)/1000:>10.2f} {p['ts']-end:>10} {rate:>16,.0f}")
+rows = sum(p["rows"] for p in panes)
+span = (panes[-1]["ts"] - start_ms) / 1000
+units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+def secs(d):
+    for u in ("ns", "us", "µs", "ms", "s"):
+        if d.endswith(u) and d[:-len(u)].replace(".", "").isdigit():
+            return float(d[:-len(u)]) * units[u]
+    raise SystemExit(f"cannot parse duration {d}")
+due = round(secs(duration) / secs(interval))
+lat_sorted = sorted(lat)
+pct = lambda q: lat_sorted[min(len(lat_sorted) - 1, int(q * len(lat_sorted)))]
+print(f"\ncommits: {len(panes)}, rows committed: {rows:,} (due: {due:,}{'' if rows == due else ' MISMATCH'})")
+print(f"sustained: {rows/span:,.0f} rows/s over {span:.1f} s (pipeline start to last commit)")
+steady = [p for p in panes[1:-1]]
+if steady:
+    srows = sum(p["rows"] for p in steady)
+    sspan = (steady[-1]["end"] - panes[0]["end"]) / 1000
+    print(f"steady state (panes 1..{len(panes)-2}): {srows/sspan:,.0f} rows/s")
+print(f"commit latency after window end (ms): min {lat_sorted[0]}, median {pct(0.5)}, max {lat_sorted[-1]}; "
+      f"{sum(1 for l in lat if l <= 2000)}/{len(lat)} within 2 s")
+PY

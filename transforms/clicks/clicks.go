@@ -1,0 +1,282 @@
+// Package clicks generates the click stream of Google's "streaming write to
+// Iceberg with a REST catalog" example: row i (i = 0, 1, 2, ...) has user_id
+// "user-" + i%10 and click_count i%100, one row every Interval. It is the Go
+// counterpart of Java's GenerateSequence.from(0).withRate(1, 5s), and fast
+// enough at tiny intervals to load-test a sink.
+package clicks
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+)
+
+// Click is one generated row; its beam tags are the Iceberg column names.
+type Click struct {
+	UserID     string `beam:"user_id"`
+	ClickCount int64  `beam:"click_count"`
+}
+
+// ForIndex is the row the example generates for sequence number i.
+func ForIndex(i int64) Click {
+	return Click{UserID: userIDs[i%10], ClickCount: i % 100}
+}
+
+var userIDs = func() (ids [10]string) {
+	for i := range ids {
+		ids[i] = "user-" + strconv.Itoa(i)
+	}
+	return ids
+}()
+
+// Config shapes the stream.
+type Config struct {
+	// Interval is the time between rows (default 5s, the example's rate).
+	// Rows that fall due while the source sleeps are emitted together at its
+	// next wake-up, so a microsecond interval gives a fast stream, not a
+	// bundle per row. A source that cannot keep up falls behind and still
+	// emits every row, each timestamped when it fell due.
+	Interval time.Duration
+	// Duration bounds the stream to the rows due in [Start, Start+Duration):
+	// once they are emitted the source stops and the pipeline can finish.
+	// Zero runs until the job is cancelled.
+	Duration time.Duration
+	// Start is when row 0 is due; zero means now.
+	Start time.Time
+}
+
+// unbounded is how far "until cancelled" reaches: far enough for any job,
+// near enough that the row count stays in an int64 at a 1ns interval.
+const unbounded = 100 * 365 * 24 * time.Hour
+
+// Generate returns the unbounded PCollection<Click> for rows 0, 1, 2, ...,
+// each timestamped at the moment it fell due.
+func Generate(s beam.Scope, cfg Config) beam.PCollection {
+	s = s.Scope("clicks.Generate")
+	if cfg.Interval <= 0 {
+		cfg.Interval = 5 * time.Second
+	}
+	if cfg.Duration < 0 {
+		panic(fmt.Sprintf("clicks: negative Duration %v", cfg.Duration))
+	}
+	if cfg.Start.IsZero() {
+		cfg.Start = time.Now()
+	}
+	length := cfg.Duration
+	if length == 0 {
+		length = unbounded
+	}
+	sp := span{StartNanos: cfg.Start.UnixNano(), IntervalNanos: int64(cfg.Interval), Rows: int64(length / cfg.Interval)}
+	return beam.ParDo(s, &generateFn{}, beam.Create(s, sp))
+}
+
+// span is the generator's one input element: Rows rows, row i due at
+// StartNanos + i*IntervalNanos.
+type span struct {
+	StartNanos    int64
+	IntervalNanos int64
+	Rows          int64
+}
+
+// dueAt is when row i falls due.
+func (sp span) dueAt(i int64) time.Time {
+	return time.Unix(0, sp.StartNanos+i*sp.IntervalNanos)
+}
+
+// dueBy is how many rows are due at t: rows 0..dueBy(t)-1.
+func (sp span) dueBy(t time.Time) int64 {
+	d := t.UnixNano() - sp.StartNanos
+	if d < 0 {
+		return 0
+	}
+	return d/sp.IntervalNanos + 1
+}
+
+const (
+	// blockRows is how many due rows the generator claims at once; the
+	// clock is read once per block, not per row.
+	blockRows = 4096
+	// maxBundle is how long one bundle emits before it checkpoints: the
+	// runner passes a bundle's output downstream only when the bundle
+	// ends, so a source that is behind must still end bundles to make
+	// progress visible to triggers.
+	maxBundle = 250 * time.Millisecond
+	// minWake is the shortest sleep between bundles: at sub-millisecond
+	// intervals the rows due meanwhile are emitted together.
+	minWake = 10 * time.Millisecond
+)
+
+// generateFn emits the rows of a span as they fall due. It is splittable
+// so that it can sleep between wake-ups (a resumed residual) and emit in
+// bundles of bounded length.
+type generateFn struct{}
+
+func (*generateFn) CreateInitialRestriction(sp span) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: 0, End: sp.Rows}
+}
+
+func (*generateFn) SplitRestriction(_ span, r offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{r}
+}
+
+// RestrictionSize is the number of rows already due and not yet emitted.
+func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
+	return float64(max(0, min(r.End, sp.dueBy(time.Now()))-r.Start))
+}
+
+func (*generateFn) CreateTracker(r offsetrange.Restriction) *blockTracker {
+	return &blockTracker{rest: r, next: r.Start}
+}
+
+// TruncateRestriction drops the rest of the stream when a job drains.
+func (*generateFn) TruncateRestriction(*blockTracker, span) offsetrange.Restriction {
+	return offsetrange.Restriction{}
+}
+
+func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
+	return &sdf.ManualWatermarkEstimator{}
+}
+
+func (*generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, Click)) (sdf.ProcessContinuation, error) {
+	began := time.Now()
+	now := began
+	for {
+		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
+		for i := from; i < to; i++ {
+			emit(mtime.FromTime(sp.dueAt(i)), ForIndex(i))
+		}
+		if done {
+			return sdf.StopProcessing(), nil
+		}
+		we.UpdateWatermark(sp.dueAt(to))
+		now = time.Now()
+		if to == from { // caught up: sleep until the next row is due
+			return sdf.ResumeProcessingIn(max(sp.dueAt(to).Sub(now), minWake)), nil
+		}
+		if now.Sub(began) >= maxBundle {
+			return sdf.ResumeProcessingIn(0), nil
+		}
+		if ctx.Err() != nil {
+			return sdf.ResumeProcessingIn(0), nil
+		}
+	}
+}
+
+// blockTracker tracks an offset range claimed in blocks: one claim covers
+// every row due, clipped atomically to the restriction's end, which the
+// runner may move at any time by splitting. (offsetrange's tracker claims
+// one position at a time: claiming a block's last position past a split
+// point would silently drop the rows before it.)
+type blockTracker struct {
+	mu      sync.Mutex
+	rest    offsetrange.Restriction
+	next    int64 // first unclaimed position
+	stopped bool
+	err     error
+}
+
+func (t *blockTracker) nextPos() int64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.next
+}
+
+// claim claims positions [from, to) with to <= upTo; done reports that the
+// restriction is finished and nothing more may be claimed.
+func (t *blockTracker) claim(upTo int64) (from, to int64, done bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	from = t.next
+	if t.stopped {
+		return from, from, true
+	}
+	to = max(from, min(upTo, t.rest.End))
+	t.next = to
+	if to >= t.rest.End {
+		t.stopped = true
+	}
+	return from, to, t.stopped
+}
+
+// TryClaim claims every position up to and including pos.
+func (t *blockTracker) TryClaim(p any) bool {
+	pos := p.(int64)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.stopped:
+		t.err = fmt.Errorf("clicks: claim of %d after the restriction %v stopped", pos, t.rest)
+		return false
+	case pos < t.next:
+		t.stopped = true
+		t.err = fmt.Errorf("clicks: claim of %d at or before the last claimed position %d", pos, t.next-1)
+		return false
+	case pos >= t.rest.End:
+		t.next, t.stopped = t.rest.End, true
+		return false
+	}
+	t.next = pos + 1
+	return true
+}
+
+func (t *blockTracker) GetError() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// TrySplit keeps the claimed rows (and the given fraction of the rest) in
+// the primary; fraction 0 is a checkpoint.
+func (t *blockTracker) TrySplit(fraction float64) (primary, residual any, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.stopped || t.next >= t.rest.End {
+		return t.rest, nil, nil
+	}
+	fraction = math.Min(math.Max(fraction, 0), 1)
+	at := t.next + int64(math.Ceil(fraction*float64(t.rest.End-t.next)))
+	if at >= t.rest.End {
+		return t.rest, nil, nil
+	}
+	res := offsetrange.Restriction{Start: at, End: t.rest.End}
+	t.rest.End = at
+	return t.rest, res, nil
+}
+
+func (t *blockTracker) GetProgress() (done, remaining float64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return float64(t.next - t.rest.Start), float64(t.rest.End - t.next)
+}
+
+func (t *blockTracker) IsDone() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err == nil && t.next >= t.rest.End
+}
+
+func (t *blockTracker) GetRestriction() any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.rest
+}
+
+func (t *blockTracker) IsBounded() bool { return true }
+
+func init() {
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blockTracker, span,
+		func(beam.EventTime, Click), sdf.ProcessContinuation, error](&generateFn{})
+	register.Emitter2[beam.EventTime, Click]()
+	beam.RegisterType(reflect.TypeOf((*Click)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*span)(nil)).Elem())
+}

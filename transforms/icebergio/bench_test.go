@@ -1,0 +1,113 @@
+package icebergio
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/stretchr/testify/require"
+)
+
+type benchRow struct {
+	PickupDay   int32    `beam:"pickup_day" iceberg:"date"`
+	PickupTS    int64    `beam:"pickup_ts" iceberg:"timestamp"`
+	VendorID    int32    `beam:"vendor_id"`
+	Payment     string   `beam:"payment_type"`
+	Passengers  int64    `beam:"passengers"`
+	Distance    float64  `beam:"distance"`
+	Fare        float64  `beam:"fare"`
+	Tip         *float64 `beam:"tip"`
+	StoreAndFwd bool     `beam:"store_and_fwd"`
+}
+
+func benchRows(n int) []any {
+	pays := []string{"card", "cash", "no_charge", "dispute"}
+	rows := make([]any, n)
+	for i := range rows {
+		r := benchRow{PickupDay: int32(19000 + i%365), PickupTS: int64(i) * 997, VendorID: int32(i % 3),
+			Payment: pays[i%4], Passengers: int64(i % 6), Distance: float64(i%1000) / 10, Fare: float64(i%5000) / 7,
+			StoreAndFwd: i%17 == 0}
+		if i%5 != 0 {
+			r.Tip = ptr(float64(i%300) / 11)
+		}
+		rows[i] = r // rows reach the DoFn boxed, as beam.X
+	}
+	return rows
+}
+
+// encodeRows is the encode step: boxed rows -> Arrow batches -> IPC bytes.
+func encodeRows(rs *rowSchema, rows []any) ([][]byte, error) {
+	bb := rs.newBatchBuilder(memory.DefaultAllocator)
+	defer bb.release()
+	var out [][]byte
+	flush := func() error {
+		rec := bb.batch()
+		defer rec.Release()
+		b, err := encodeIPC(rec, time.Now())
+		out = append(out, b)
+		return err
+	}
+	for i := range rows {
+		bb.add(rs.rowPointer(&rows[i]))
+		if bb.rows == maxBatchRows {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if bb.rows > 0 {
+		return out, flush()
+	}
+	return out, nil
+}
+
+func BenchmarkRowsToArrow(b *testing.B) {
+	rs, err := newRowSchema(reflect.TypeFor[benchRow]())
+	require.NoError(b, err)
+	rows := benchRows(1 << 16)
+	bb := rs.newBatchBuilder(memory.DefaultAllocator)
+	defer bb.release()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := range rows {
+			bb.add(rs.rowPointer(&rows[j]))
+		}
+		bb.batch().Release()
+	}
+	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
+}
+
+// BenchmarkRowsToParquet measures the whole sink path short of the
+// catalog commit: rows -> Arrow -> IPC (the shuffle) -> Parquet data files.
+func BenchmarkRowsToParquet(b *testing.B) {
+	ctx := context.Background()
+	cfg := Config{Catalog: launch(b), Table: "bench.rows"}
+	s := newTestSink[benchRow](b, cfg)
+	tbl, _, err := s.loadOrCreate(ctx, "bench.rows")
+	require.NoError(b, err)
+	rows := benchRows(1 << 18)
+	b.ResetTimer()
+	var bytes int64
+	for i := 0; i < b.N; i++ {
+		blobs, err := encodeRows(s.rows, rows)
+		require.NoError(b, err)
+		i := 0
+		next := func(p *[]byte) bool {
+			if i == len(blobs) {
+				return false
+			}
+			*p = blobs[i]
+			i++
+			return true
+		}
+		files, err := s.writeFiles(ctx, tbl, decodeIPC(next, new(sentTimes)))
+		require.NoError(b, err)
+		for _, f := range files {
+			bytes += f.FileSizeBytes()
+		}
+	}
+	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(bytes)/float64(b.N*len(rows)), "parquetB/row")
+}

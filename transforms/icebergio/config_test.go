@@ -1,0 +1,88 @@
+package icebergio
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/catalog"
+)
+
+func TestConfigErrors(t *testing.T) {
+	rs, err := newRowSchema(reflect.TypeFor[click]())
+	require.NoError(t, err)
+	cat := catalog.Config{URI: "http://127.0.0.1:1"}
+	cases := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Catalog: cat, Table: "nonamespace"}, `table "nonamespace" must be namespace.table`},
+		{Config{Catalog: cat, Table: "a..b"}, `table "a..b" has an empty name part`},
+		{Config{Catalog: cat, Table: "a.b", Mode: "upsert"}, `mode "upsert"`},
+		{Config{Table: "a.b"}, "table a.b: no catalog URI"},
+		{Config{Catalog: cat, Table: "a.b", WriterID: "job/1"}, `writer id "job/1" must match`},
+		{Config{Catalog: cat, Table: "a.u_{nope}"}, `table template "a.u_{nope}": icebergio: table template field "nope" is not a top-level field`},
+		{Config{Catalog: cat, Table: "a.u_{user_id"}, `unclosed '{'`},
+		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"day(nope)"}}, `partition term "day(nope)": no column "nope"`},
+		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"week(ts)"}}, `unknown transform "week"`},
+		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"bucket(user_id)"}}, `bucket needs (column, width)`},
+		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"truncate(user_id, x)"}}, `width "x" is not a positive integer`},
+		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"day(user_id)"}}, `cannot apply day to column "user_id" of type string`},
+	}
+	for _, c := range cases {
+		err := c.cfg.withDefaults().validate(rs)
+		require.ErrorContains(t, err, c.want, "%+v", c.cfg)
+	}
+}
+
+func TestTemplate(t *testing.T) {
+	rs, err := newRowSchema(reflect.TypeFor[click]())
+	require.NoError(t, err)
+	d, err := newDestination("clicks.{user_id}_s{seq}", rs)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		row  click
+		want string
+	}{
+		{click{UserID: "u1", Seq: 7}, "clicks.u1_s7"},
+		{click{UserID: "user-3.x", Seq: -2}, "clicks.user_3_x_s_2"},
+		{click{UserID: "", Seq: 0}, "clicks._s0"},
+	} {
+		v := any(c.row)
+		require.Equal(t, c.want, d.of(rs.rowPointer(&v)))
+	}
+}
+
+func TestPartitionedTable(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Catalog: launch(t), Table: "part.clicks",
+		PartitionBy: []string{"day(ts)", "bucket(user_id, 4)", "truncate(user_id, 2)", "seq"}}
+	s := newTestSink[click](t, cfg)
+	var rows []click
+	for i := 0; i < 40; i++ {
+		rows = append(rows, click{UserID: []string{"alice", "bob", "carol"}[i%3], Seq: int64(i % 5), TS: int64(i) * 86_400_000_000 / 8})
+	}
+	res, err := s.commit(ctx, "part.clicks", "w/global/0", batchesOf(t, rows, 16))
+	require.NoError(t, err)
+	require.Greater(t, res.Files, int64(1), "one file per partition")
+	tbl := loadTable(t, s.cat, "part.clicks")
+	spec := tbl.Spec()
+	var names []string
+	for _, f := range spec.Fields() {
+		names = append(names, f.Name+":"+f.Transform.String())
+	}
+	require.Equal(t, []string{"ts_day:day", "user_id_bucket:bucket[4]", "user_id_trunc:truncate[2]", "seq:identity"}, names)
+	got := readRows[click](t, tbl)
+	key := func(a, b click) int {
+		if a.TS != b.TS {
+			return int(a.TS - b.TS)
+		}
+		return int(a.Seq - b.Seq)
+	}
+	slices.SortFunc(got, key)
+	slices.SortFunc(rows, key)
+	require.Equal(t, rows, got)
+}

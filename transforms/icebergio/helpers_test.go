@@ -1,0 +1,202 @@
+package icebergio
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/catalog"
+)
+
+// launch starts the embedded REST catalog in a temp dir.
+func launch(t testing.TB) catalog.Config {
+	t.Helper()
+	cfg, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = stop() })
+	return cfg
+}
+
+func openCat(t testing.TB, cfg catalog.Config) icecatalog.Catalog {
+	t.Helper()
+	cat, err := catalog.Open(context.Background(), cfg)
+	require.NoError(t, err)
+	return cat
+}
+
+func loadTable(t *testing.T, cat icecatalog.Catalog, name string) *table.Table {
+	t.Helper()
+	ident, err := parseIdent(name)
+	require.NoError(t, err)
+	tbl, err := cat.LoadTable(context.Background(), ident)
+	require.NoError(t, err, "loading %s", name)
+	return tbl
+}
+
+// readRows scans tbl (optionally at a snapshot) into values of type T. It
+// is a deliberately plain, reflection-based reader: a second implementation
+// to check the sink's unsafe writer against.
+func readRows[T any](t *testing.T, tbl *table.Table, opts ...table.ScanOption) []T {
+	t.Helper()
+	at, err := tbl.Scan(opts...).ToArrowTable(context.Background())
+	require.NoError(t, err)
+	defer at.Release()
+	var out []T
+	tr := array.NewTableReader(at, 1<<20)
+	defer tr.Release()
+	for tr.Next() {
+		rec := tr.RecordBatch()
+		rt := reflect.TypeFor[T]()
+		for r := 0; r < int(rec.NumRows()); r++ {
+			v := reflect.New(rt).Elem()
+			for c := 0; c < int(rec.NumCols()); c++ {
+				name := rec.ColumnName(c)
+				setField(t, v, name, rec.Column(c), r)
+			}
+			out = append(out, v.Interface().(T))
+		}
+	}
+	return out
+}
+
+func fieldByBeamName(v reflect.Value, name string) (reflect.Value, bool) {
+	rt := v.Type()
+	for i := 0; i < rt.NumField(); i++ {
+		f := rt.Field(i)
+		tag := f.Tag.Get("beam")
+		if tag == name || (tag == "" && f.Name == name) {
+			return v.Field(i), true
+		}
+	}
+	return reflect.Value{}, false
+}
+
+func setField(t *testing.T, v reflect.Value, name string, arr arrow.Array, r int) {
+	t.Helper()
+	fv, ok := fieldByBeamName(v, name)
+	if !ok {
+		return // a column the row type no longer has
+	}
+	setValue(t, fv, arr, r)
+}
+
+func setValue(t *testing.T, fv reflect.Value, arr arrow.Array, r int) {
+	t.Helper()
+	if arr.IsNull(r) {
+		fv.Set(reflect.Zero(fv.Type()))
+		return
+	}
+	if fv.Kind() == reflect.Pointer {
+		p := reflect.New(fv.Type().Elem())
+		setValue(t, p.Elem(), arr, r)
+		fv.Set(p)
+		return
+	}
+	switch a := arr.(type) {
+	case *array.Boolean:
+		fv.SetBool(a.Value(r))
+	case *array.Int32:
+		fv.SetInt(int64(a.Value(r)))
+	case *array.Int64:
+		if fv.Kind() == reflect.Uint32 {
+			fv.SetUint(uint64(a.Value(r)))
+		} else {
+			fv.SetInt(a.Value(r))
+		}
+	case *array.Date32:
+		fv.SetInt(int64(a.Value(r)))
+	case *array.Timestamp:
+		fv.SetInt(int64(a.Value(r)))
+	case *array.Float32:
+		fv.SetFloat(float64(a.Value(r)))
+	case *array.Float64:
+		fv.SetFloat(a.Value(r))
+	case *array.String:
+		fv.SetString(a.Value(r))
+	case *array.LargeString:
+		fv.SetString(a.Value(r))
+	case *array.Binary:
+		fv.SetBytes(slices.Clone(a.Value(r)))
+	case *array.LargeBinary:
+		fv.SetBytes(slices.Clone(a.Value(r)))
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		for i := 0; i < a.NumField(); i++ {
+			if cf, ok := fieldByBeamName(fv, st.Field(i).Name); ok {
+				setValue(t, cf, a.Field(i), r)
+			}
+		}
+	case array.ListLike:
+		start, end := a.ValueOffsets(r)
+		s := reflect.MakeSlice(fv.Type(), int(end-start), int(end-start))
+		for i := start; i < end; i++ {
+			setValue(t, s.Index(int(i-start)), a.ListValues(), int(i))
+		}
+		fv.Set(s)
+	default:
+		t.Fatalf("readRows: unhandled arrow type %s", arr.DataType())
+	}
+}
+
+// batchesOf turns rows into Arrow batches with the sink's own converter,
+// chunked, as the encode step would.
+func batchesOf[T any](t *testing.T, rows []T, chunk int) func(yield func(arrow.RecordBatch, error) bool) {
+	t.Helper()
+	rs, err := newRowSchema(reflect.TypeFor[T]())
+	require.NoError(t, err)
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		bb := rs.newBatchBuilder(memory.DefaultAllocator)
+		defer bb.release()
+		for i := range rows {
+			v := any(rows[i])
+			bb.add(rs.rowPointer(&v))
+			if bb.rows == chunk || i == len(rows)-1 {
+				if !yield(bb.batch(), nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func newTestSink[T any](t testing.TB, cfg Config) *sink {
+	t.Helper()
+	rs, err := newRowSchema(reflect.TypeFor[T]())
+	require.NoError(t, err)
+	cfg = cfg.withDefaults()
+	require.NoError(t, cfg.validate(rs))
+	s, err := newSink(openCat(t, cfg.Catalog), cfg, rs)
+	require.NoError(t, err)
+	return s
+}
+
+func ptr[T any](v T) *T { return &v }
+
+var (
+	collectedMu sync.Mutex
+	collected   = map[string][]CommitResult{}
+	collectSeq  atomic.Int64
+)
+
+// collectFn appends results to collected[Key]; prism runs loopback, in
+// this process.
+type collectFn struct{ Key string }
+
+func (f *collectFn) ProcessElement(r CommitResult) {
+	collectedMu.Lock()
+	defer collectedMu.Unlock()
+	collected[f.Key] = append(collected[f.Key], r)
+}
+
+func init() { register.DoFn1x0[CommitResult](&collectFn{}) }

@@ -1,0 +1,178 @@
+// Package taxi owns the NYC TLC yellow-taxi daily aggregation of the seed
+// tutorial's taxi_to_iceberg.py: it reads trip records from Parquet files
+// (local or gs://, in any of the TLC layouts from older years to 2025), keeps
+// the trips Spark's filter keeps, and computes per (trip_date, payment_type)
+// the same counts, sums and Spark-rounded averages, as a columnar Beam
+// transform whose shuffle carries per-group partial aggregates rather than
+// rows. It also writes synthetic sample files in the real TLC layouts.
+package taxi
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/icebeam/icebeam/catalog/fileio"
+)
+
+// DailyStat is one output row: the seed's aggregates for one
+// (trip_date, payment_type). Pointers are values Spark can leave NULL:
+// trip_date when the pickup time is NULL, payment_type when it is NULL (a
+// group of its own), avg_tip_percentage when every tip_amount of the group
+// is NULL, total_revenue when every total_amount is NULL. The other fields
+// are never NULL (the filter rejects NULL distances and fares) but are
+// optional columns all the same, as in the table Spark writes, so that
+// either job can createOrReplace the other's table.
+type DailyStat struct {
+	TripDate         *int32   `beam:"trip_date" iceberg:"date"` // days since 1970-01-01
+	PaymentType      *int64   `beam:"payment_type"`
+	TotalTrips       int64    `beam:"total_trips" iceberg:"optional"`
+	TotalPassengers  int64    `beam:"total_passengers" iceberg:"optional"`
+	AvgDistance      float64  `beam:"avg_distance" iceberg:"optional"`
+	AvgFare          float64  `beam:"avg_fare" iceberg:"optional"`
+	AvgTipPercentage *float64 `beam:"avg_tip_percentage"`
+	TotalRevenue     *float64 `beam:"total_revenue"`
+}
+
+func init() {
+	register.DoFn3x1[context.Context, []byte, func(rowGroup), error](&expandFn{})
+	register.DoFn3x1[context.Context, rowGroup, func(string, partial), error](&aggregateFn{})
+	register.Combiner1[partial](&mergeFn{})
+	register.Function2x2(finish)
+	register.Emitter1[rowGroup]()
+	register.Emitter2[string, partial]()
+	beam.RegisterType(reflect.TypeFor[DailyStat]())
+	beam.RegisterType(reflect.TypeFor[rowGroup]())
+	beam.RegisterType(reflect.TypeFor[partial]())
+	beam.RegisterType(reflect.TypeFor[rowGroupSums]())
+}
+
+// DailyStats reads the trips in input (a file, a directory of *.parquet
+// files or a glob; local or gs://, see fileio.Match) and returns a
+// PCollection<DailyStat> with one element per (trip_date, payment_type).
+//
+// The input is expanded when the pipeline runs, on a worker, and every file
+// is checked there before any row is read: a pattern matching nothing, a
+// file that is not Parquet, a missing needed column or one of an unusable
+// type (for example a string fare_amount) fails the pipeline with an error
+// naming the file and the column.
+//
+// Double sums follow Spark's order where it is knowable, since an average
+// within an ulp of a .xx5 tie rounds the way the summation order makes it:
+// plain sums in row order within each row group from 0.0, then the row
+// groups' sums folded in (file path, row group) order from 0.0, however the
+// runner bundles the work. That is Spark's result whenever each of Spark's
+// input splits holds a group's rows in one row group (as for the tie-prone
+// small groups) or splits are single row groups.
+//
+// Timestamps stored as UTC instants (INT96, isAdjustedToUTC) give their UTC
+// date, as Spark does with a UTC session time zone. A floating
+// passenger_count (older files) must hold whole numbers and is summed as an
+// integer, where Spark would produce a double total_passengers.
+func DailyStats(s beam.Scope, input string) beam.PCollection {
+	s = s.Scope("taxi.DailyStats")
+	groups := beam.ParDo(s, &expandFn{Input: input}, beam.Impulse(s))
+	groups = beam.Reshuffle(s, groups) // spread row groups across workers
+	partials := beam.ParDo(s, &aggregateFn{}, groups)
+	merged := beam.CombinePerKey(s, &mergeFn{}, partials)
+	return beam.ParDo(s, finish, merged)
+}
+
+// rowGroup is the unit of work: one row group of one file.
+type rowGroup struct {
+	Path  string `beam:"path"`
+	File  int64  `beam:"file"` // position of Path among the input files, in path order
+	Index int64  `beam:"index"`
+}
+
+// expandFn turns the input pattern into row groups, checking each file.
+type expandFn struct {
+	Input string `json:"input"`
+}
+
+func (fn *expandFn) ProcessElement(ctx context.Context, _ []byte, emit func(rowGroup)) error {
+	files, err := fileio.Match(ctx, fn.Input)
+	if err != nil {
+		return fmt.Errorf("taxi: %w", err)
+	}
+	for fileIdx, fi := range files {
+		tf, err := openTaxiFile(ctx, fi.Path)
+		if err != nil {
+			return err
+		}
+		for i := range tf.pf.NumRowGroups() {
+			if tf.pf.MetaData().RowGroup(i).NumRows() > 0 {
+				emit(rowGroup{Path: fi.Path, File: int64(fileIdx), Index: int64(i)})
+			}
+		}
+		tf.Close()
+	}
+	return nil
+}
+
+// aggregateFn folds the rows of each row group of its bundle into one
+// accumulator per group, collects them into one partial per group and emits
+// those when the bundle ends: memory is one row group's needed columns (read
+// in batches) plus the groups' per-row-group sums.
+type aggregateFn struct {
+	groups map[groupKey]*partial
+}
+
+func (fn *aggregateFn) StartBundle(_ context.Context, _ func(string, partial)) {
+	fn.groups = map[groupKey]*partial{}
+}
+
+func (fn *aggregateFn) ProcessElement(ctx context.Context, rg rowGroup, _ func(string, partial)) error {
+	tf, err := openTaxiFile(ctx, rg.Path)
+	if err != nil {
+		return err
+	}
+	defer tf.Close()
+	if int(rg.Index) >= tf.pf.NumRowGroups() {
+		return fmt.Errorf("taxi: %s: row group %d is gone; the file changed while the pipeline ran", rg.Path, rg.Index)
+	}
+	accs, err := tf.aggregateRowGroup(ctx, rg.File, int(rg.Index))
+	if err != nil {
+		return err
+	}
+	for k, a := range accs {
+		p := fn.groups[k]
+		if p == nil {
+			p = new(partial)
+			fn.groups[k] = p
+		}
+		p.Trips += a.trips
+		p.Passengers += a.passengers
+		p.TipPctN += a.tipPctN
+		p.RevenueN += a.revenueN
+		p.Sums = append(p.Sums, a.sums)
+	}
+	return nil
+}
+
+func (fn *aggregateFn) FinishBundle(_ context.Context, emit func(string, partial)) {
+	for k, p := range fn.groups {
+		emit(k.encode(), *p)
+	}
+	fn.groups = nil
+}
+
+// mergeFn adds up the integer aggregates of one group and collects its
+// per-row-group sums; finish folds those in order.
+type mergeFn struct{}
+
+func (mergeFn) MergeAccumulators(a, b partial) partial {
+	a.merge(b)
+	return a
+}
+
+func finish(key string, p partial) (DailyStat, error) {
+	k, err := decodeKey(key)
+	if err != nil {
+		return DailyStat{}, err
+	}
+	return p.stats(k)
+}
