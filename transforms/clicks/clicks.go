@@ -110,7 +110,7 @@ const (
 	// runner passes a bundle's output downstream only when the bundle
 	// ends, so a source that is behind must still end bundles to make
 	// progress visible to triggers.
-	maxBundle = 250 * time.Millisecond
+	maxBundle = 100 * time.Millisecond
 	// minWake is the shortest sleep between bundles: at sub-millisecond
 	// intervals the rows due meanwhile are emitted together.
 	minWake = 10 * time.Millisecond

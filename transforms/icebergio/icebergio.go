@@ -25,7 +25,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window/trigger"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/iceberg-go"
 	"github.com/google/uuid"
@@ -346,7 +345,6 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w bea
 	if _, ok := w.(window.GlobalWindow); !ok {
 		label = fmt.Sprint(w.MaxTimestamp())
 	}
-	log.Infof(ctx, "TMPDEBUG pane start=%d", time.Now().UnixMilli())
 	var sent sentTimes
 	summary := func() iceberg.Properties {
 		if !f.Unbounded || sent.first.IsZero() {
