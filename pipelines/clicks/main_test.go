@@ -45,12 +45,6 @@ func binary(t *testing.T) string {
 	return builtBin
 }
 
-// dataflowArgs submit nothing and need no network: --dry_run prints the job.
-var dataflowArgs = []string{
-	"--runner=dataflow", "--dry_run",
-	"--project=p", "--region=us-central1", "--staging_location=gs://b/staging",
-}
-
 func TestMetadataMatchesFlags(t *testing.T) {
 	md, err := launchtest.ReadMetadata("metadata.json")
 	if err != nil {
@@ -89,74 +83,31 @@ func TestBinaryIsStaticLinuxAMD64(t *testing.T) {
 }
 
 func TestDataflowDryRun(t *testing.T) {
-	bin := binary(t)
-	args := append(dataflowArgs,
-		"--catalog_uri=https://example.invalid/catalog",
-		"--token=SUPERSECRET",
-		"--iceberg_table=clicks.user_clicks_df",
-		// What a Flex Template launcher may add: Beam defines some, the
-		// others must be dropped rather than fail the launch.
-		"--temp_location=gs://b/tmp", "--streaming", "--enable_streaming_engine=true",
-		"--serviceAccount=sa@p.iam.gserviceaccount.com",
-	)
-	for _, flex := range []bool{false, true} {
-		name := map[bool]string{false: "command line", true: "flex template launcher"}[flex]
-		t.Run(name, func(t *testing.T) {
-			var env []string
-			args := args
-			if flex {
-				env = append(env, "FLEX_TEMPLATE_GO_BINARY="+bin)
-				// Unknown to us, so added by the launcher: dropped.
-				args = append(args[:len(args):len(args)], "--some_future_launcher_option=1")
-			}
-			out, err := launchtest.Run(t, t.TempDir(), bin, env, args...)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
-			}
-			job, err := launchtest.PrintedJob(out)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
-			}
-			if job.Type != "JOB_TYPE_STREAMING" || job.ProjectID != "p" {
-				t.Errorf("job type %q in project %q, want JOB_TYPE_STREAMING in p", job.Type, job.ProjectID)
-			}
-			if !stagesWorker(job) {
-				t.Errorf("job stages no worker package under gs://b/staging: %+v", job.Environment.WorkerPools)
-			}
-			for _, want := range []string{
-				"--worker_binary=" + bin,
-				"clicks " + testVersion,
-				"ignoring Dataflow launcher option --streaming",
-				"ignoring Dataflow launcher option --enable_streaming_engine",
-				"ignoring Dataflow launcher option --serviceAccount",
-			} {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q", want)
-				}
-			}
-			if flex && !strings.Contains(out, "ignoring Dataflow launcher option --some_future_launcher_option") {
-				t.Error("the launcher's unknown flag was not dropped")
-			}
-			if got := strings.Contains(out, "launch: --async"); got != flex {
-				t.Errorf("--async set: %v, want %v (only inside the Flex Template launcher)", got, flex)
-			}
-			opts := string(job.Environment.SdkPipelineOptions)
-			for _, want := range []string{`"clicks.user_clicks_df"`, `"[redacted]"`} {
-				if !strings.Contains(opts, want) {
-					t.Errorf("pipeline options lack %s: %s", want, opts)
-				}
-			}
-			if strings.Contains(out, "SUPERSECRET") {
-				t.Error("the literal --token secret appears in the output")
-			}
-		})
-	}
+	launchtest.CheckDryRun(t, binary(t), launchtest.DryRun{
+		Pipeline: "clicks", Version: testVersion, JobType: "JOB_TYPE_STREAMING",
+		Args: []string{
+			"--catalog_uri=https://example.invalid/catalog",
+			"--token=SUPERSECRET",
+			"--iceberg_table=clicks.user_clicks_df",
+			// What a Flex Template launcher may add: Beam defines some, the
+			// others must be dropped rather than fail the launch.
+			"--temp_location=gs://b/tmp", "--streaming", "--enable_streaming_engine=true",
+			"--serviceAccount=sa@p.iam.gserviceaccount.com",
+		},
+		Secret: "SUPERSECRET",
+		Output: []string{
+			"ignoring Dataflow launcher option --streaming",
+			"ignoring Dataflow launcher option --enable_streaming_engine",
+			"ignoring Dataflow launcher option --serviceAccount",
+		},
+		Options: []string{`"clicks.user_clicks_df"`},
+	})
 }
 
 // TestDataflowUpdateDryRun: the update of a running streaming job that
 // docs/dataflow.md shows is accepted by the runner.
 func TestDataflowUpdateDryRun(t *testing.T) {
-	args := append(dataflowArgs, "--catalog=biglake", "--catalog_name=lakehouse",
+	args := append(launchtest.DataflowArgs, "--catalog=biglake", "--catalog_name=lakehouse",
 		"--update", "--job_name=icebeam-clicks",
 		`--transform_name_mapping={"WriteToIceberg":"WriteToIceberg"}`)
 	out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, args...)
@@ -172,17 +123,6 @@ func TestDataflowUpdateDryRun(t *testing.T) {
 	}
 }
 
-func stagesWorker(job launchtest.Job) bool {
-	for _, wp := range job.Environment.WorkerPools {
-		for _, p := range wp.Packages {
-			if p.Name == "worker" && strings.HasPrefix(p.Location, "gs://b/staging/") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // TestRemoteRunMisconfigured: what workers could not do without fails before
 // anything is submitted, naming the flag.
 func TestRemoteRunMisconfigured(t *testing.T) {
@@ -196,7 +136,7 @@ func TestRemoteRunMisconfigured(t *testing.T) {
 		{"typo", []string{"--catalog=biglake", "--iceberg_tabel=a.b"}, "unknown flag --iceberg_tabel (did you mean --iceberg_table?)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(dataflowArgs, tc.args...)...)
+			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(launchtest.DataflowArgs, tc.args...)...)
 			if err == nil {
 				t.Fatalf("exited 0, want an error naming %q:\n%s", tc.want, launchtest.Tail(out))
 			}

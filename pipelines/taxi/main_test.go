@@ -45,12 +45,6 @@ func binary(t *testing.T) string {
 	return builtBin
 }
 
-// dataflowArgs submit nothing and need no network: --dry_run prints the job.
-var dataflowArgs = []string{
-	"--runner=dataflow", "--dry_run",
-	"--project=p", "--region=us-central1", "--staging_location=gs://b/staging",
-}
-
 func TestMetadataMatchesFlags(t *testing.T) {
 	md, err := launchtest.ReadMetadata("metadata.json")
 	if err != nil {
@@ -91,86 +85,28 @@ func TestBinaryIsStaticLinuxAMD64(t *testing.T) {
 }
 
 func TestDataflowDryRun(t *testing.T) {
-	bin := binary(t)
-	args := append(dataflowArgs,
-		"--input=gs://b/raw/nyc_taxi/yellow_tripdata_2024-01.parquet",
-		"--catalog_uri=https://example.invalid/catalog",
-		"--credential=id:SUPERSECRET",
-		// What a Flex Template launcher may add: Beam defines some, the
-		// others must be dropped rather than fail the launch.
-		"--temp_location=gs://b/tmp", "--serviceAccount=sa@p.iam.gserviceaccount.com",
-		"--additional_experiments", "use_runner_v2", "--enable_streaming_engine",
-	)
-	for _, flex := range []bool{false, true} {
-		name := map[bool]string{false: "command line", true: "flex template launcher"}[flex]
-		t.Run(name, func(t *testing.T) {
-			var env []string
-			args := args
-			if flex {
-				env = append(env, "FLEX_TEMPLATE_GO_BINARY="+bin)
-				// Unknown to us, so added by the launcher: dropped.
-				args = append(args[:len(args):len(args)], "--some_future_launcher_option=1")
-			}
-			out, err := launchtest.Run(t, t.TempDir(), bin, env, args...)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
-			}
-			job, err := launchtest.PrintedJob(out)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, launchtest.Tail(out))
-			}
-			if job.Type != "JOB_TYPE_BATCH" || job.ProjectID != "p" {
-				t.Errorf("job type %q in project %q, want JOB_TYPE_BATCH in p", job.Type, job.ProjectID)
-			}
-			if !stagesWorker(job) {
-				t.Errorf("job stages no worker package under gs://b/staging: %+v", job.Environment.WorkerPools)
-			}
-			for _, want := range []string{
-				"--worker_binary=" + bin,
-				"taxi " + testVersion,
-				"ignoring Dataflow launcher option --serviceAccount",
-				"ignoring Dataflow launcher option --additional_experiments",
-			} {
-				if !strings.Contains(out, want) {
-					t.Errorf("output lacks %q", want)
-				}
-			}
-			if flex && !strings.Contains(out, "ignoring Dataflow launcher option --some_future_launcher_option") {
-				t.Error("the launcher's unknown flag was not dropped")
-			}
-			if got := strings.Contains(out, "launch: --async"); got != flex {
-				t.Errorf("--async set: %v, want %v (only inside the Flex Template launcher)", got, flex)
-			}
-			opts := string(job.Environment.SdkPipelineOptions)
-			for _, want := range []string{`"gs://b/raw/nyc_taxi/yellow_tripdata_2024-01.parquet"`, `"[redacted]"`} {
-				if !strings.Contains(opts, want) {
-					t.Errorf("pipeline options lack %s: %s", want, opts)
-				}
-			}
-			if strings.Contains(out, "SUPERSECRET") {
-				t.Error("the literal --credential secret appears in the output")
-			}
-			// A dry run has written nothing: no summary, no catalog call.
-			if strings.Contains(out, "Wrote Iceberg table") || strings.Contains(out, "example.invalid/catalog/v1") {
-				t.Errorf("the dry run tried to read the table back:\n%s", launchtest.Tail(out))
-			}
-		})
-	}
-}
-
-func stagesWorker(job launchtest.Job) bool {
-	for _, wp := range job.Environment.WorkerPools {
-		for _, p := range wp.Packages {
-			if p.Name == "worker" && strings.HasPrefix(p.Location, "gs://b/staging/") {
-				return true
-			}
-		}
-	}
-	return false
+	launchtest.CheckDryRun(t, binary(t), launchtest.DryRun{
+		Pipeline: "taxi", Version: testVersion, JobType: "JOB_TYPE_BATCH",
+		Args: []string{
+			"--input=gs://b/raw/nyc_taxi/yellow_tripdata_2024-01.parquet",
+			"--catalog_uri=https://example.invalid/catalog",
+			"--credential=id:SUPERSECRET",
+			// What a Flex Template launcher may add: Beam defines some, the
+			// others must be dropped rather than fail the launch.
+			"--temp_location=gs://b/tmp", "--serviceAccount=sa@p.iam.gserviceaccount.com",
+			"--additional_experiments", "use_runner_v2", "--enable_streaming_engine",
+		},
+		Secret: "SUPERSECRET",
+		Output: []string{
+			"ignoring Dataflow launcher option --serviceAccount",
+			"ignoring Dataflow launcher option --additional_experiments",
+		},
+		Options: []string{`"gs://b/raw/nyc_taxi/yellow_tripdata_2024-01.parquet"`},
+	})
 }
 
 func TestDataflowBigLakeDryRun(t *testing.T) {
-	args := append(dataflowArgs, "--input=gs://b/in/*.parquet", "--catalog=biglake", "--catalog_name=lakehouse")
+	args := append(launchtest.DataflowArgs, "--input=gs://b/in/*.parquet", "--catalog=biglake", "--catalog_name=lakehouse")
 	out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, args...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, launchtest.Tail(out))
@@ -196,7 +132,7 @@ func TestRemoteRunMisconfigured(t *testing.T) {
 		{"typo", []string{catalogURI, "--inptu=gs://b/x.parquet"}, "unknown flag --inptu (did you mean --input?)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(dataflowArgs, tc.args...)...)
+			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(launchtest.DataflowArgs, tc.args...)...)
 			if err == nil {
 				t.Fatalf("exited 0, want an error naming %q:\n%s", tc.want, launchtest.Tail(out))
 			}

@@ -390,3 +390,92 @@ func Tail(out string) string {
 	}
 	return "...\n" + out[len(out)-n:]
 }
+
+// DryRun describes a `--runner=dataflow --dry_run` of a pipeline binary, as
+// a person and as the Flex Template launcher would start it.
+type DryRun struct {
+	Pipeline string   // binary name, logged with the version at start
+	Version  string   // the version stamped into the binary
+	JobType  string   // JOB_TYPE_BATCH or JOB_TYPE_STREAMING
+	Args     []string // besides the runner, project, region and staging flags
+	Secret   string   // a literal secret in Args that must appear nowhere
+	// Output and Options must appear in the output and in the job's
+	// pipeline options.
+	Output, Options []string
+}
+
+// DataflowArgs submit nothing and need no network: --dry_run prints the job.
+var DataflowArgs = []string{
+	"--runner=dataflow", "--dry_run",
+	"--project=p", "--region=us-central1", "--staging_location=gs://b/staging",
+}
+
+// CheckDryRun runs bin as spec says, once from a command line and once as
+// the Flex Template launcher, and checks the printed job: its type, the
+// worker binary staged, launcher options dropped, --async only under the
+// launcher, no secret anywhere, and no catalog call (a dry run commits
+// nothing, so there is nothing to read back).
+func CheckDryRun(t *testing.T, bin string, spec DryRun) {
+	t.Helper()
+	args := append(append([]string{}, DataflowArgs...), spec.Args...)
+	for _, flex := range []bool{false, true} {
+		name := map[bool]string{false: "command line", true: "flex template launcher"}[flex]
+		t.Run(name, func(t *testing.T) {
+			var env []string
+			args := args
+			if flex {
+				env = append(env, "FLEX_TEMPLATE_GO_BINARY="+bin)
+				// Unknown to us, so added by the launcher: dropped.
+				args = append(args[:len(args):len(args)], "--some_future_launcher_option=1")
+			}
+			out, err := Run(t, t.TempDir(), bin, env, args...)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, Tail(out))
+			}
+			job, err := PrintedJob(out)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, Tail(out))
+			}
+			if job.Type != spec.JobType || job.ProjectID != "p" {
+				t.Errorf("job type %q in project %q, want %s in p", job.Type, job.ProjectID, spec.JobType)
+			}
+			if !stagesWorker(job) {
+				t.Errorf("job stages no worker package under gs://b/staging: %+v", job.Environment.WorkerPools)
+			}
+			for _, want := range append([]string{"--worker_binary=" + bin, spec.Pipeline + " " + spec.Version}, spec.Output...) {
+				if !strings.Contains(out, want) {
+					t.Errorf("output lacks %q", want)
+				}
+			}
+			if flex && !strings.Contains(out, "ignoring Dataflow launcher option --some_future_launcher_option") {
+				t.Error("the launcher's unknown flag was not dropped")
+			}
+			if got := strings.Contains(out, "launch: --async"); got != flex {
+				t.Errorf("--async set: %v, want %v (only inside the Flex Template launcher)", got, flex)
+			}
+			opts := string(job.Environment.SdkPipelineOptions)
+			for _, want := range append([]string{`"[redacted]"`}, spec.Options...) {
+				if !strings.Contains(opts, want) {
+					t.Errorf("pipeline options lack %s: %s", want, opts)
+				}
+			}
+			if spec.Secret != "" && strings.Contains(out, spec.Secret) {
+				t.Error("the literal secret appears in the output")
+			}
+			if strings.Contains(out, "Wrote Iceberg table") || strings.Contains(out, "example.invalid/catalog/v1") {
+				t.Errorf("the dry run tried to read the table back:\n%s", Tail(out))
+			}
+		})
+	}
+}
+
+func stagesWorker(job Job) bool {
+	for _, wp := range job.Environment.WorkerPools {
+		for _, p := range wp.Packages {
+			if p.Name == "worker" && strings.HasPrefix(p.Location, "gs://b/staging/") {
+				return true
+			}
+		}
+	}
+	return false
+}
