@@ -12,11 +12,18 @@ ICEBERG_VERSION=1.10.1
 ICEBERG_RUNTIME="org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:${ICEBERG_VERSION}"
 MAVEN_REPO=${MAVEN_REPO:-https://repo.maven.apache.org/maven2}
 
+# Nessie's server (Iceberg REST at /iceberg) is the runner uber-jar from
+# Maven Central. 0.99 is built for Java 21+, unlike Spark 3.5 (8/11/17): it
+# runs on the first Java 21+ found (NESSIE_JAVA, else /usr/lib/jvm/*).
+NESSIE_VERSION=0.99.0
+NESSIE_ARTIFACT="org.projectnessie.nessie:nessie-quarkus:${NESSIE_VERSION}"
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 CACHE=${INTEROP_CACHE:-$ROOT/.cache/interop}
 VENV="$CACHE/venv"
 BIN="$CACHE/bin"
 JAR="$CACHE/jars/iceberg-spark-runtime-3.5_2.12-${ICEBERG_VERSION}.jar"
+NESSIE_JAR="$CACHE/jars/nessie-quarkus-${NESSIE_VERSION}-runner.jar"
 
 log() { printf '[interop %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -34,27 +41,48 @@ ensure_python() {
     printf '%s\n' "$want" > "$VENV/.requirements"
 }
 
-# ensure_jar fetches the Iceberg Spark runtime from Maven Central and checks
-# it against the repository's published SHA-1.
-ensure_jar() {
-  [ -s "$JAR" ] && [ -s "$JAR.sha1" ] && return
+# ensure_jar fetches the Iceberg Spark runtime from Maven Central.
+ensure_jar() { fetch_maven "$ICEBERG_RUNTIME" "" "$JAR"; }
+
+# ensure_nessie_jar fetches Nessie's runner jar (about 250 MB, once).
+ensure_nessie_jar() { fetch_maven "$NESSIE_ARTIFACT" "-runner" "$NESSIE_JAR"; }
+
+# fetch_maven GROUP:ARTIFACT:VERSION CLASSIFIER_SUFFIX DEST downloads a jar
+# from Maven Central once and checks it against the published SHA-1.
+fetch_maven() {
+  local coords=$1 suffix=$2 dest=$3
+  [ -s "$dest" ] && [ -s "$dest.sha1" ] && return
   local g a v path
-  IFS=: read -r g a v <<< "$ICEBERG_RUNTIME"
-  path="$MAVEN_REPO/${g//.//}/$a/$v/$a-$v.jar"
-  log "downloading $ICEBERG_RUNTIME"
-  mkdir -p "$(dirname "$JAR")"
-  curl -fsSL --retry 3 -o "$JAR.part" "$path" &&
-    curl -fsSL --retry 3 -o "$JAR.sha1.part" "$path.sha1" ||
+  IFS=: read -r g a v <<< "$coords"
+  path="$MAVEN_REPO/${g//.//}/$a/$v/$a-$v$suffix.jar"
+  log "downloading $coords$suffix"
+  mkdir -p "$(dirname "$dest")"
+  curl -fsSL --retry 3 -o "$dest.part" "$path" &&
+    curl -fsSL --retry 3 -o "$dest.sha1.part" "$path.sha1" ||
     { echo "interop: cannot download $path" >&2; return 1; }
   local want got
-  want=$(cut -c1-40 < "$JAR.sha1.part")
-  got=$(sha1sum "$JAR.part" | cut -c1-40)
+  want=$(cut -c1-40 < "$dest.sha1.part")
+  got=$(sha1sum "$dest.part" | cut -c1-40)
   if [ "$want" != "$got" ]; then
-    rm -f "$JAR.part" "$JAR.sha1.part"
+    rm -f "$dest.part" "$dest.sha1.part"
     echo "interop: SHA-1 mismatch for $path (want $want, got $got)" >&2
     return 1
   fi
-  mv "$JAR.part" "$JAR" && mv "$JAR.sha1.part" "$JAR.sha1"
+  mv "$dest.part" "$dest" && mv "$dest.sha1.part" "$dest.sha1"
+}
+
+# nessie_java prints a java binary of version 21 or newer, or fails.
+nessie_java() {
+  local j v
+  for j in ${NESSIE_JAVA:-} ${JAVA_HOME:+$JAVA_HOME/bin/java} java /usr/lib/jvm/*/bin/java; do
+    command -v "$j" > /dev/null 2>&1 || continue
+    v=$("$j" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
+    if [ -n "$v" ] && [ "$v" -ge 21 ] 2> /dev/null; then
+      echo "$j"
+      return 0
+    fi
+  done
+  return 1
 }
 
 # check_java fails early with a clear message: Spark 3.5 runs on Java 8, 11 or 17.
@@ -71,7 +99,8 @@ check_java() {
 # they share the build cache with `go test`, so reruns take seconds.
 build_go() {
   mkdir -p "$BIN"
-  (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./internal/cmd/taxigen ./interop/goscan)
+  (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
+    ./interop/goscan ./interop/clickspart ./interop/fakegcs)
 }
 
 free_port() {
@@ -105,4 +134,61 @@ stop_catalog() {
   kill "$CATALOG_PID" 2>/dev/null || true
   wait "$CATALOG_PID" 2>/dev/null || true
   CATALOG_PID=
+}
+
+# start_nessie DIR: starts fakegcs (bucket "warehouse") and Nessie with an
+# in-memory version store and its warehouse on gs://warehouse/ in that
+# emulator, both on free loopback ports; sets NESSIE_URI (the Iceberg REST
+# base, .../iceberg), NESSIE_API (.../api/v2), GCS_URI and the pids. On
+# failure it sets NESSIE_SKIP to why, for the Nessie checks to skip with.
+start_nessie() {
+  local dir=$1 java port mport
+  mkdir -p "$dir"
+  NESSIE_SKIP=
+  if ! java=$(nessie_java); then
+    NESSIE_SKIP="Nessie $NESSIE_VERSION needs Java 21+ (found none; set NESSIE_JAVA)"
+    return 1
+  fi
+  ensure_nessie_jar || { NESSIE_SKIP="cannot download $NESSIE_ARTIFACT:runner from $MAVEN_REPO"; return 1; }
+  "$BIN/fakegcs" --addr=127.0.0.1:0 --bucket=warehouse > "$dir/gcs.url" 2> "$dir/gcs.log" &
+  GCS_PID=$!
+  for _ in $(seq 100); do [ -s "$dir/gcs.url" ] && break; sleep 0.1; done
+  GCS_URI=$(cat "$dir/gcs.url")
+  [ -n "$GCS_URI" ] || { NESSIE_SKIP="fakegcs did not start (see $dir/gcs.log)"; return 1; }
+  port=$(free_port)
+  mport=$(free_port)
+  "$java" -Xmx512m \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
+    -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$mport" \
+    -Dquarkus.otel.sdk.disabled=true \
+    -Dnessie.version.store.type=IN_MEMORY \
+    -Dnessie.catalog.default-warehouse=warehouse \
+    -Dnessie.catalog.warehouses.warehouse.location=gs://warehouse/ \
+    -Dnessie.catalog.service.gcs.default-options.host="$GCS_URI" \
+    -Dnessie.catalog.service.gcs.default-options.auth-type=NONE \
+    -Dnessie.catalog.service.gcs.default-options.project-id=interop \
+    -jar "$NESSIE_JAR" > "$dir/nessie.log" 2>&1 &
+  NESSIE_PID=$!
+  NESSIE_URI="http://127.0.0.1:$port/iceberg"
+  NESSIE_API="http://127.0.0.1:$port/api/v2"
+  for _ in $(seq 600); do
+    if curl -fs -o /dev/null "$NESSIE_API/config"; then
+      log "nessie $NESSIE_VERSION pid $NESSIE_PID at $NESSIE_URI, fakegcs pid $GCS_PID at $GCS_URI"
+      return 0
+    fi
+    kill -0 "$NESSIE_PID" 2> /dev/null || break
+    sleep 0.1
+  done
+  NESSIE_SKIP="Nessie did not answer on $NESSIE_API/config within 60s (log: $dir/nessie.log: $(grep -m1 -E 'Exception|ERROR' "$dir/nessie.log" | cut -c1-200))"
+  return 1
+}
+
+stop_nessie() {
+  local pid
+  for pid in "${NESSIE_PID:-}" "${GCS_PID:-}"; do
+    [ -n "$pid" ] || continue
+    kill "$pid" 2> /dev/null || true
+    wait "$pid" 2> /dev/null || true
+  done
+  NESSIE_PID= GCS_PID=
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Interoperability suite: the seed's PySpark job, pyiceberg and iceberg-go
 # against our Iceberg REST catalog (`icebeam serve`), checking that our taxi
-# pipeline writes the same table as Spark, to the cent, and that each engine
-# reads the others' tables.
+# pipeline writes the same table as Spark, to the cent, that each engine
+# reads the others' tables, that Spark and pyiceberg read our streaming
+# clicks tables (plain, partitioned, templated) as our reader does, and that
+# our sink writes to a Nessie branch (Nessie server + fake-gcs-server).
 #
 #   interop/run.sh                  # whole suite
 #   interop/run.sh -k parity        # extra arguments go to pytest
@@ -12,7 +14,8 @@
 # The first run installs a Python venv (pyspark, pyiceberg, pytest, pinned in
 # interop/requirements.txt) and the Iceberg Spark runtime jar into
 # .cache/interop/; later runs download nothing. Needs Go, python3 (3.9+),
-# curl and Java 8/11/17. Ends with one "interop: N passed, N failed" line and
+# curl and Java 8/11/17 (plus Java 21+ for Nessie, whose checks skip without
+# it; the Nessie jar is cached in .cache/interop/ too). Ends with one "interop: N passed, N failed" line and
 # exits non-zero when any check failed.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -21,7 +24,7 @@ cd "$ROOT"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-interop-XXXXXX")
 cleanup() {
   stop_catalog
-  # TODO(nessie): stop the Nessie server here once run.sh starts one.
+  stop_nessie
   if [ -n "${INTEROP_KEEP:-}" ]; then log "kept $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
@@ -38,9 +41,18 @@ ensure_jar || setup_failed "fetching $ICEBERG_RUNTIME"
 log "building Go binaries"
 build_go || setup_failed "go build (icebeam, taxi, taxigen, goscan)"
 start_catalog "$WORK/catalog" || setup_failed "starting icebeam serve"
+# Nessie is optional: without it (no Java 21+, no download) its checks skip
+# and say why; INTEROP_NO_NESSIE=1 skips it on purpose.
+if [ -n "${INTEROP_NO_NESSIE:-}" ]; then
+  NESSIE_SKIP="INTEROP_NO_NESSIE is set"
+elif ! start_nessie "$WORK/nessie"; then
+  log "Nessie checks will skip: $NESSIE_SKIP"
+fi
 
 export PYTHONDONTWRITEBYTECODE=1  # keep __pycache__ out of the work tree
 export INTEROP_ROOT="$ROOT" INTEROP_BIN="$BIN" INTEROP_WORK="$WORK" INTEROP_CATALOG_URI="$CATALOG_URI"
+export INTEROP_NESSIE_URI="${NESSIE_URI:-}" INTEROP_NESSIE_API="${NESSIE_API:-}" INTEROP_GCS_URI="${GCS_URI:-}"
+export INTEROP_NESSIE_SKIP="${NESSIE_SKIP:-}"
 log "running checks (work dir $WORK)"
 "$VENV/bin/python" -m pytest "$ROOT/interop/tests" -p no:cacheprovider -v -rfEs \
   --junitxml="$WORK/junit.xml" "$@"

@@ -5,6 +5,7 @@ INTEROP_BIN, INTEROP_WORK, INTEROP_ROOT) after starting `icebeam serve`; the
 expensive steps (the Spark job, the Spark dump) run once per session.
 """
 
+import json
 import os
 import subprocess
 import time
@@ -117,14 +118,100 @@ def replaced(catalog):
 
 
 @pytest.fixture(scope="session")
-def spark_reads(spark_table, go_table, replaced):
-  """Spark's view of every table the checks write, in one Spark session."""
+def spark_dump(spark_table, go_table, replaced, clicks_tables):
+  """Dumps every table the checks write, and the clicks tables' snapshots
+  metadata tables, in one Spark session (Spark's start-up is the slow part).
+
+  Returns the dump directory: <dir>/<ns.table>.jsonl per table.
+  """
   names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
+  for name in clicks_tables:
+    names += [name, name + ".snapshots"]
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
                             f"{ROOT}/interop/spark/dump_tables.py", CATALOG, out] + names, 600)
-  return {n: tables.from_jsonl(f"spark {n}", os.path.join(out, n + ".jsonl")) for n in names}
+  return out
+
+
+@pytest.fixture(scope="session")
+def spark_reads(spark_dump, spark_table, go_table):
+  """Spark's view of the taxi tables, keyed like every other reader's."""
+  names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
+  return {n: tables.from_jsonl(f"spark {n}", os.path.join(spark_dump, n + ".jsonl")) for n in names}
+
+
+# The streaming clicks runs: (a) unpartitioned, (b) partitioned by
+# bucket(user_id, 4) through interop/clickspart (the clicks main has no
+# partition flag), (c) the templated destination, one table per user.
+CLICKS_NS = "clicks_stream"
+CLICKS_PLAIN = f"{CLICKS_NS}.plain"
+CLICKS_BUCKETED = f"{CLICKS_NS}.bucketed"
+CLICKS_TEMPLATE = "clicks.user_{user_id}"
+CLICKS_USERS = [f"user-{u}" for u in range(10)]
+STREAM_FLAGS = ["--interval=5ms", "--triggering_frequency_seconds=2", "--duration=8s"]
+
+
+def templated_table(user_id):
+  # The sink's destination names keep [A-Za-z0-9_] only: user-3 -> user_user_3.
+  return "clicks.user_" + user_id.replace("-", "_")
+
+
+def run_all(jobs, timeout):
+  """Runs several (name, cmd) at once, each like run(); returns when all end.
+
+  The three streaming runs are mostly waiting on the clock, so running them
+  side by side costs about one run's time.
+  """
+  procs = []
+  start = time.monotonic()
+  for name, cmd in jobs:
+    log = os.path.join(WORK, name + ".log")
+    out = open(log, "w")
+    procs.append((name, cmd, log, out, subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)))
+  failures = []
+  for name, cmd, log, out, proc in procs:
+    try:
+      code = proc.wait(timeout=max(1, timeout - (time.monotonic() - start)))
+    except subprocess.TimeoutExpired:
+      proc.kill()
+      proc.wait()
+      code = f"timeout after {timeout}s"
+    out.close()
+    print(f"{name}: {time.monotonic() - start:.1f}s (log {log})")
+    if code != 0:
+      with open(log) as f:
+        tail = "".join(f.readlines()[-30:])
+      failures.append(f"{name} failed ({code}): {' '.join(cmd)}\n--- last lines of {log}:\n{tail}")
+  if failures:
+    pytest.fail("\n".join(failures), pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def clicks_tables():
+  """Runs the three streaming clicks pipelines against the catalog.
+
+  Returns {table: kind} for every table they wrote.
+  """
+  catalog_flags = [f"--catalog_uri={URI}"]
+  run_all([
+      ("clicks-plain", [f"{BIN}/clicks", f"--iceberg_table={CLICKS_PLAIN}"] + catalog_flags + STREAM_FLAGS),
+      ("clicks-bucketed", [f"{BIN}/clickspart", f"--iceberg_table={CLICKS_BUCKETED}",
+                           "--partition_by=bucket(user_id, 4)"] + catalog_flags + STREAM_FLAGS),
+      ("clicks-templated", [f"{BIN}/clicks", f"--iceberg_table={CLICKS_TEMPLATE}"] + catalog_flags + STREAM_FLAGS),
+  ], 180)
+  out = {CLICKS_PLAIN: "plain", CLICKS_BUCKETED: "bucketed"}
+  out.update({templated_table(u): "templated" for u in CLICKS_USERS})
+  return out
+
+
+def icebeam_json(args, what, timeout=120):
+  """Runs `icebeam ARGS --format=json` and returns its objects, one a line."""
+  proc = subprocess.run([f"{BIN}/icebeam"] + args + ["--format=json"], stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True, timeout=timeout, cwd=ROOT)
+  if proc.returncode != 0:
+    pytest.fail(f"{what}: icebeam {' '.join(args)} failed: {proc.stderr[-2000:]}", pytrace=False)
+  return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
 
 def go_read(identifier):
