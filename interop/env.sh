@@ -100,7 +100,7 @@ check_java() {
 build_go() {
   mkdir -p "$BIN"
   (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
-    ./interop/goscan ./interop/clickspart ./interop/fakegcs)
+    ./interop/goscan ./interop/fakegcs)
 }
 
 free_port() {

@@ -142,8 +142,8 @@ def spark_reads(spark_dump, spark_table, go_table):
 
 
 # The streaming clicks runs: (a) unpartitioned, (b) partitioned by
-# bucket(user_id, 4) through interop/clickspart (the clicks main has no
-# partition flag), (c) the templated destination, one table per user.
+# bucket(user_id, 4) through the clicks pipeline's --partition_by,
+# (c) the templated destination, one table per user.
 CLICKS_NS = "clicks_stream"
 CLICKS_PLAIN = f"{CLICKS_NS}.plain"
 CLICKS_BUCKETED = f"{CLICKS_NS}.bucketed"
@@ -196,7 +196,7 @@ def clicks_tables():
   catalog_flags = [f"--catalog_uri={URI}"]
   run_all([
       ("clicks-plain", [f"{BIN}/clicks", f"--iceberg_table={CLICKS_PLAIN}"] + catalog_flags + STREAM_FLAGS),
-      ("clicks-bucketed", [f"{BIN}/clickspart", f"--iceberg_table={CLICKS_BUCKETED}",
+      ("clicks-bucketed", [f"{BIN}/clicks", f"--iceberg_table={CLICKS_BUCKETED}",
                            "--partition_by=bucket(user_id, 4)"] + catalog_flags + STREAM_FLAGS),
       ("clicks-templated", [f"{BIN}/clicks", f"--iceberg_table={CLICKS_TEMPLATE}"] + catalog_flags + STREAM_FLAGS),
   ], 180)

@@ -13,6 +13,7 @@ import (
 	"context"
 	"flag"
 	"log"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -28,6 +29,7 @@ var (
 	icebergTable = flag.String("iceberg_table", "clicks.user_clicks", "destination table, namespace.table; may name row fields as in clicks.user_{user_id}")
 	triggerSecs  = flag.Int("triggering_frequency_seconds", 20, "seconds between commits")
 	interval     = flag.Duration("interval", 5*time.Second, "time between generated rows")
+	partitionBy  partitionFields
 	duration     = flag.Duration("duration", 0, "stop generating after this long and finish once the last window is committed; 0 runs until cancelled")
 
 	catalogFlags catalog.Config
@@ -36,7 +38,17 @@ var (
 	version = "dev"
 )
 
-func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
+func init() {
+	flag.Var(&partitionBy, "partition_by", "partition field of a table the pipeline creates, e.g. 'bucket(user_id, 4)', user_id or 'truncate(user_id, 4)' (repeatable)")
+	catalogFlags.RegisterFlags(flag.CommandLine)
+}
+
+// partitionFields is a repeatable flag: one partition field per use, since
+// transforms such as bucket(user_id, 4) hold commas.
+type partitionFields []string
+
+func (p *partitionFields) String() string     { return strings.Join(*p, "; ") }
+func (p *partitionFields) Set(v string) error { *p = append(*p, v); return nil }
 
 func main() {
 	launch.Parse()
@@ -60,6 +72,7 @@ func main() {
 		Catalog:             cfg,
 		Table:               *icebergTable,
 		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		PartitionBy:         partitionBy,
 	}, rows)
 
 	if err := beamx.Run(ctx, p); err != nil {

@@ -69,6 +69,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"triggering_frequency_seconds": "0",
 			"interval":                     "5 seconds",
 			"duration":                     "forever",
+			"partition_by":                 "bucket(user_id)",
 		}),
 	})
 	for _, err := range errs {
