@@ -109,6 +109,18 @@ free_port() {
 
 # start_catalog DIR: runs `icebeam serve` on a free loopback port with state in
 # DIR, waits until /v1/config answers, and sets CATALOG_URI and CATALOG_PID.
+# wait_up URL PID TRIES: polls URL every 0.1 s until it answers (0), the
+# process PID exits or TRIES polls pass (1).
+wait_up() {
+  local url=$1 pid=$2 tries=$3
+  for _ in $(seq "$tries"); do
+    curl -fs -o /dev/null "$url" && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
 start_catalog() {
   local dir=$1 port
   port=$(free_port)
@@ -116,14 +128,10 @@ start_catalog() {
   "$BIN/icebeam" serve --addr "127.0.0.1:$port" --local_dir "$dir" > "$dir/serve.log" 2>&1 &
   CATALOG_PID=$!
   CATALOG_URI="http://127.0.0.1:$port"
-  for _ in $(seq 300); do
-    if curl -fs -o /dev/null "$CATALOG_URI/v1/config"; then
-      log "icebeam serve pid $CATALOG_PID at $CATALOG_URI (state in $dir)"
-      return 0
-    fi
-    kill -0 "$CATALOG_PID" 2>/dev/null || break
-    sleep 0.1
-  done
+  if wait_up "$CATALOG_URI/v1/config" "$CATALOG_PID" 300; then
+    log "icebeam serve pid $CATALOG_PID at $CATALOG_URI (state in $dir)"
+    return 0
+  fi
   echo "interop: icebeam serve did not come up on $CATALOG_URI; its log:" >&2
   cat "$dir/serve.log" >&2
   return 1
@@ -171,14 +179,10 @@ start_nessie() {
   NESSIE_PID=$!
   NESSIE_URI="http://127.0.0.1:$port/iceberg"
   NESSIE_API="http://127.0.0.1:$port/api/v2"
-  for _ in $(seq 600); do
-    if curl -fs -o /dev/null "$NESSIE_API/config"; then
-      log "nessie $NESSIE_VERSION pid $NESSIE_PID at $NESSIE_URI, fakegcs pid $GCS_PID at $GCS_URI"
-      return 0
-    fi
-    kill -0 "$NESSIE_PID" 2> /dev/null || break
-    sleep 0.1
-  done
+  if wait_up "$NESSIE_API/config" "$NESSIE_PID" 600; then
+    log "nessie $NESSIE_VERSION pid $NESSIE_PID at $NESSIE_URI, fakegcs pid $GCS_PID at $GCS_URI"
+    return 0
+  fi
   NESSIE_SKIP="Nessie did not answer on $NESSIE_API/config within 60s (log: $dir/nessie.log: $(grep -m1 -E 'Exception|ERROR' "$dir/nessie.log" | cut -c1-200))"
   return 1
 }
