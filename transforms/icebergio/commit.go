@@ -1,6 +1,7 @@
 package icebergio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,6 +15,10 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
@@ -85,6 +90,7 @@ type sink struct {
 	cfg  Config
 	rows *rowSchema
 	spec iceberg.PartitionSpec
+	enc  *chunkEncoder // the layout chunks arrive in
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {
@@ -92,7 +98,12 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 	if err != nil {
 		return nil, err
 	}
-	return &sink{cat: cat, cfg: cfg.withDefaults(), rows: rows, spec: spec}, nil
+	cfg = cfg.withDefaults()
+	enc, err := newChunkEncoder(rows, spec, cfg.tableProperties())
+	if err != nil {
+		return nil, err
+	}
+	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc}, nil
 }
 
 func (s *sink) markerKey() string { return MarkerKeyPrefix + s.cfg.WriterID }
@@ -115,12 +126,8 @@ func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table,
 	if err := s.cat.CreateNamespace(ctx, ns, nil); err != nil && !errors.Is(err, icecatalog.ErrNamespaceAlreadyExists) {
 		return nil, false, fmt.Errorf("icebergio: creating namespace %s: %w", strings.Join(ns, "."), err)
 	}
-	props := iceberg.Properties{table.ManifestMergeEnabledKey: "true"}
-	for k, v := range s.cfg.Properties {
-		props[k] = v
-	}
 	tbl, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg,
-		icecatalog.WithPartitionSpec(&s.spec), icecatalog.WithProperties(props))
+		icecatalog.WithPartitionSpec(&s.spec), icecatalog.WithProperties(s.cfg.tableProperties()))
 	if errors.Is(err, icecatalog.ErrTableAlreadyExists) {
 		// Another worker created it first.
 		tbl, err = s.cat.LoadTable(ctx, ident)
@@ -238,15 +245,15 @@ func splitCommitID(id string) (prefix string, pane int64, ok bool) {
 	return id[:i], n, err == nil
 }
 
-// commit writes batches as data files of dest and commits them once under
+// commit writes chunks as data files of dest and commits them once under
 // commitID. It is idempotent: if commitID already landed nothing is written.
-func (s *sink) commit(ctx context.Context, dest, commitID string, batches iter.Seq2[arrow.RecordBatch, error]) (CommitResult, error) {
-	return s.commitPane(ctx, dest, commitID, batches, nil)
+func (s *sink) commit(ctx context.Context, dest, commitID string, chunks iter.Seq2[*chunk, error]) (CommitResult, error) {
+	return s.commitPane(ctx, dest, commitID, chunks, nil)
 }
 
 // commitPane is commit with extra snapshot summary entries, asked for once
-// batches are consumed (summary may be nil).
-func (s *sink) commitPane(ctx context.Context, dest, commitID string, batches iter.Seq2[arrow.RecordBatch, error], summary func() iceberg.Properties) (CommitResult, error) {
+// chunks are consumed (summary may be nil).
+func (s *sink) commitPane(ctx context.Context, dest, commitID string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
 	res := CommitResult{Table: dest, CommitID: commitID}
 	tbl, created, err := s.loadOrCreate(ctx, dest)
 	if err != nil {
@@ -275,7 +282,7 @@ func (s *sink) commitPane(ctx context.Context, dest, commitID string, batches it
 		writeTbl = staged.Table
 	}
 	writeStart := time.Now()
-	files, err := s.writeFiles(ctx, writeTbl, batches)
+	files, err := s.writeFiles(ctx, writeTbl, chunks)
 	writeMS := time.Since(writeStart).Milliseconds()
 	if err != nil {
 		return res, fmt.Errorf("icebergio: table %s commit %s: writing data files: %w", dest, commitID, err)
@@ -486,17 +493,90 @@ func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) erro
 	return nil
 }
 
-// writeFiles streams batches into Parquet data files of tbl, rolling at the
-// target size; batches are consumed one at a time.
-func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) ([]iceberg.DataFile, error) {
+// writeFiles turns chunks into data files of tbl, rolling at the target
+// size; chunks are consumed one at a time. Chunks whose layout matches the
+// table are concatenated as they are; otherwise (a table partitioned
+// differently, a column of a wider type) their rows are decoded and written
+// again by iceberg-go.
+func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
+	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
+	if err != nil {
+		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", tbl.Identifier(), err)
+		return s.rewriteFiles(ctx, tbl, chunks)
+	}
+	st, err := newStitcher(ctx, tbl, layout, s.cfg.TargetFileSize)
+	if err != nil {
+		return nil, err
+	}
+	for c, err := range chunks {
+		if err == nil {
+			err = st.add(ctx, c)
+		}
+		if err != nil {
+			st.abort()
+			return nil, err
+		}
+	}
+	files, err := st.close(ctx)
+	if err != nil {
+		st.abort()
+	}
+	return files, err
+}
+
+// rewriteFiles decodes chunks and writes their rows with iceberg-go.
+func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
 	var files []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, batches, table.WithTargetFileSize(s.cfg.TargetFileSize)) {
+	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.records(ctx, chunks), table.WithTargetFileSize(s.cfg.TargetFileSize)) {
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// records decodes chunks into record batches of the row schema.
+func (s *sink) records(ctx context.Context, chunks iter.Seq2[*chunk, error]) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for c, err := range chunks {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			pr, err := file.NewParquetReader(bytes.NewReader(c.parquet))
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: maxBatchRows}, memory.DefaultAllocator)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			rr, err := fr.GetRecordReader(ctx, nil, nil)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			for rr.Next() {
+				rec := rr.RecordBatch()
+				// The same columns under the row schema, without the
+				// encode table's field ids.
+				out := array.NewRecordBatch(s.rows.arrow, rec.Columns(), rec.NumRows())
+				if !yield(out, nil) {
+					rr.Release()
+					return
+				}
+			}
+			err = rr.Err()
+			rr.Release()
+			if err != nil {
+				yield(nil, fmt.Errorf("decoding a chunk of partition %q: %w", c.PartitionPath, err))
+				return
+			}
+		}
+	}
 }
 
 // expire drops old snapshots when the config asks for it. It runs after the

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -65,7 +67,7 @@ func TestPartitionedTable(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		rows = append(rows, click{UserID: []string{"alice", "bob", "carol"}[i%3], Seq: int64(i % 5), TS: int64(i) * 86_400_000_000 / 8})
 	}
-	res, err := s.commit(ctx, "part.clicks", "w/global/0", batchesOf(t, rows, 16))
+	res, err := s.commit(ctx, "part.clicks", "w/global/0", chunksOf(t, s, rows, 16))
 	require.NoError(t, err)
 	require.Greater(t, res.Files, int64(1), "one file per partition")
 	tbl := loadTable(t, s.cat, "part.clicks")
@@ -85,4 +87,20 @@ func TestPartitionedTable(t *testing.T) {
 	slices.SortFunc(got, key)
 	slices.SortFunc(rows, key)
 	require.Equal(t, rows, got)
+
+	// Scans prune files by their partition values: wrong values would lose
+	// rows here.
+	for _, user := range []string{"alice", "bob", "carol"} {
+		var want []click
+		for _, r := range rows {
+			if r.UserID == user && r.TS >= 86_400_000_000 {
+				want = append(want, r)
+			}
+		}
+		filter := iceberg.NewAnd(iceberg.EqualTo(iceberg.Reference("user_id"), user),
+			iceberg.GreaterThanEqual(iceberg.Reference("ts"), int64(86_400_000_000)))
+		got := readRows[click](t, tbl, table.WithRowFilter(filter))
+		slices.SortFunc(got, key)
+		require.Equal(t, want, got, "user %s from day 1", user)
+	}
 }

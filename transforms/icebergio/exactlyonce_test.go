@@ -56,18 +56,18 @@ func TestReplayedCommitIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.replay", WriterID: "w"})
 	id := commitID("w", "global", 0)
-	res, err := s.commit(ctx, "eo.replay", id, batchesOf(t, clicks(0, 100, "a"), 40))
+	res, err := s.commit(ctx, "eo.replay", id, chunksOf(t, s, clicks(0, 100, "a"), 40))
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 
 	// The retried bundle replays the same pane: same id, same rows.
-	res2, err := s.commit(ctx, "eo.replay", id, batchesOf(t, clicks(0, 100, "a"), 40))
+	res2, err := s.commit(ctx, "eo.replay", id, chunksOf(t, s, clicks(0, 100, "a"), 40))
 	require.NoError(t, err)
 	require.True(t, res2.Skipped)
 	require.Equal(t, res.SnapshotID, res2.SnapshotID)
 
 	// The next pane commits.
-	_, err = s.commit(ctx, "eo.replay", commitID("w", "global", 1), batchesOf(t, clicks(100, 150, "a"), 40))
+	_, err = s.commit(ctx, "eo.replay", commitID("w", "global", 1), chunksOf(t, s, clicks(100, 150, "a"), 40))
 	require.NoError(t, err)
 	tbl := loadTable(t, s.cat, "eo.replay")
 	requireSeqs(t, tbl, seqs(0, 150))
@@ -91,7 +91,7 @@ func TestStaleMarkersAreDropped(t *testing.T) {
 	_, err = tx.Commit(ctx)
 	require.NoError(t, err)
 
-	_, err = s.commit(ctx, "eo.markers", commitID("w", "global", 0), batchesOf(t, clicks(0, 3, "a"), 3))
+	_, err = s.commit(ctx, "eo.markers", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 3, "a"), 3))
 	require.NoError(t, err)
 	props := loadTable(t, s.cat, "eo.markers").Properties()
 	require.NotContains(t, props, MarkerKeyPrefix+"finished-job")
@@ -104,13 +104,13 @@ func TestReplayAfterSnapshotExpiry(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "eo.expire", WriterID: "w", Expire: Expiry{RetainLast: 1}}
 	s := newTestSink[click](t, cfg)
 	for pane := int64(0); pane < 3; pane++ {
-		_, err := s.commit(ctx, "eo.expire", commitID("w", "global", pane), batchesOf(t, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
+		_, err := s.commit(ctx, "eo.expire", commitID("w", "global", pane), chunksOf(t, s, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
 		require.NoError(t, err)
 	}
 	tbl := loadTable(t, s.cat, "eo.expire")
 	require.Len(t, tbl.Metadata().Snapshots(), 1, "expiry keeps the last snapshot only")
 	// Pane 0's snapshot is gone; the marker still proves it landed.
-	res, err := s.commit(ctx, "eo.expire", commitID("w", "global", 0), batchesOf(t, clicks(0, 10, "a"), 10))
+	res, err := s.commit(ctx, "eo.expire", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 10, "a"), 10))
 	require.NoError(t, err)
 	require.True(t, res.Skipped)
 	requireSeqs(t, loadTable(t, s.cat, "eo.expire"), seqs(0, 30))
@@ -123,7 +123,7 @@ func TestPanesCommitOutOfOrder(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.order", WriterID: "w"})
 	commit := func(pane int64) CommitResult {
-		res, err := s.commit(ctx, "eo.order", commitID("w", "global", pane), batchesOf(t, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
+		res, err := s.commit(ctx, "eo.order", commitID("w", "global", pane), chunksOf(t, s, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
 		require.NoError(t, err)
 		return res
 	}
@@ -211,7 +211,7 @@ func TestServerErrorAfterApplyIsDetected(t *testing.T) {
 	require.NoError(t, err)
 
 	fp.answer500 = 1
-	res, err := s.commit(ctx, "eo.fivehundred", commitID("w", "global", 0), batchesOf(t, clicks(0, 70, "a"), 50))
+	res, err := s.commit(ctx, "eo.fivehundred", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 70, "a"), 50))
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	require.Equal(t, 1, fp.commits, "the landed commit must not be retried")
@@ -236,13 +236,13 @@ func TestConcurrentWriterConflictsAreRetried(t *testing.T) {
 	other := newTestSink[click](t, Config{Catalog: direct, Table: "eo.conflict", WriterID: "other"})
 	n := 0
 	fp.before = func() {
-		_, err := other.commit(ctx, "eo.conflict", commitID("other", "global", int64(n)), batchesOf(t, clicks(1000+10*n, 1010+10*n, "b"), 10))
+		_, err := other.commit(ctx, "eo.conflict", commitID("other", "global", int64(n)), chunksOf(t, other, clicks(1000+10*n, 1010+10*n, "b"), 10))
 		require.NoError(t, err)
 		n++
 	}
 	fp.beforeN = 3
 
-	res, err := s.commit(ctx, "eo.conflict", commitID("w", "global", 0), batchesOf(t, clicks(0, 200, "a"), 64))
+	res, err := s.commit(ctx, "eo.conflict", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 200, "a"), 64))
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	require.Equal(t, 4, fp.commits, "three conflicts, then success")
@@ -264,11 +264,11 @@ func TestZombieDuplicateIsSkipped(t *testing.T) {
 	// the same pane first; ours then conflicts and must find it.
 	twin := newTestSink[click](t, Config{Catalog: direct, Table: "eo.zombie", WriterID: "w"})
 	fp.before = func() {
-		_, err := twin.commit(ctx, "eo.zombie", commitID("w", "global", 0), batchesOf(t, clicks(0, 50, "a"), 50))
+		_, err := twin.commit(ctx, "eo.zombie", commitID("w", "global", 0), chunksOf(t, twin, clicks(0, 50, "a"), 50))
 		require.NoError(t, err)
 	}
 	fp.beforeN = 1
-	res, err := s.commit(ctx, "eo.zombie", commitID("w", "global", 0), batchesOf(t, clicks(0, 50, "a"), 50))
+	res, err := s.commit(ctx, "eo.zombie", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 50, "a"), 50))
 	require.NoError(t, err)
 	require.True(t, res.Skipped)
 	requireSeqs(t, loadTable(t, openCat(t, direct), "eo.zombie"), seqs(0, 50))
@@ -282,12 +282,12 @@ func TestCrashBetweenWriteAndCommit(t *testing.T) {
 	require.NoError(t, err)
 
 	// First attempt: files written, then the worker dies before committing.
-	files, err := s.writeFiles(ctx, tbl, batchesOf(t, clicks(0, 80, "a"), 30))
+	files, err := s.writeFiles(ctx, tbl, chunksOf(t, s, clicks(0, 80, "a"), 30))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 
 	// The retry writes its own files and commits once.
-	res, err := s.commit(ctx, "eo.crash", commitID("w", "global", 0), batchesOf(t, clicks(0, 80, "a"), 30))
+	res, err := s.commit(ctx, "eo.crash", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 80, "a"), 30))
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	tbl = loadTable(t, s.cat, "eo.crash")
@@ -325,7 +325,7 @@ func TestCommitFailsForGood(t *testing.T) {
 		}
 		return nil
 	}
-	_, err = s.commit(ctx, "eo.fail", commitID("w", "global", 0), batchesOf(t, clicks(0, 5, "a"), 5))
+	_, err = s.commit(ctx, "eo.fail", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 5, "a"), 5))
 	require.ErrorContains(t, err, "table eo.fail commit w/global/0 failed")
 }
 
@@ -335,7 +335,7 @@ func TestManifestsMergeOnLongStreams(t *testing.T) {
 		Properties: map[string]string{table.ManifestMinMergeCountKey: "3"}}
 	s := newTestSink[click](t, cfg)
 	for pane := 0; pane < 10; pane++ {
-		_, err := s.commit(ctx, "eo.merge", commitID("w", "global", int64(pane)), batchesOf(t, clicks(pane*5, pane*5+5, "a"), 5))
+		_, err := s.commit(ctx, "eo.merge", commitID("w", "global", int64(pane)), chunksOf(t, s, clicks(pane*5, pane*5+5, "a"), 5))
 		require.NoError(t, err)
 	}
 	tbl := loadTable(t, s.cat, "eo.merge")

@@ -2,11 +2,13 @@ package icebergio
 
 import (
 	"context"
+	"iter"
 	"reflect"
 	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -149,22 +151,28 @@ func setValue(t *testing.T, fv reflect.Value, arr arrow.Array, r int) {
 	}
 }
 
-// batchesOf turns rows into Arrow batches with the sink's own converter,
-// chunked, as the encode step would.
-func batchesOf[T any](t *testing.T, rows []T, chunk int) func(yield func(arrow.RecordBatch, error) bool) {
+// chunksOf turns rows into chunks of at most per rows with the sink's own
+// encode step.
+func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk, error] {
 	t.Helper()
-	rs, err := newRowSchema(reflect.TypeFor[T]())
-	require.NoError(t, err)
-	return func(yield func(arrow.RecordBatch, error) bool) {
-		bb := rs.newBatchBuilder(memory.DefaultAllocator)
-		defer bb.release()
-		for i := range rows {
-			v := any(rows[i])
-			bb.add(rs.rowPointer(&v))
-			if bb.rows == chunk || i == len(rows)-1 {
-				if !yield(bb.batch(), nil) {
-					return
-				}
+	var blobs [][]byte
+	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
+	defer bb.release()
+	for i := range rows {
+		v := any(rows[i])
+		bb.add(s.rows.rowPointer(&v))
+		if bb.rows == per || i == len(rows)-1 {
+			var err error
+			blobs, err = s.enc.encode(context.Background(), bb.batch(), time.Now(), blobs)
+			require.NoError(t, err)
+		}
+	}
+	// Decoded as they are consumed, as in a pane: stitching a chunk
+	// rewrites the offsets in its footer.
+	return func(yield func(*chunk, error) bool) {
+		for _, b := range blobs {
+			if !yield(decodeChunk(b)) {
+				return
 			}
 		}
 	}

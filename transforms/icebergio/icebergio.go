@@ -1,25 +1,22 @@
 // Package icebergio is icebeam's exactly-once Apache Iceberg sink for Beam Go:
 // it derives the Iceberg schema from the row struct, routes rows to a fixed
-// or templated table, turns them into Arrow batches column by column, writes
-// Parquet data files with iceberg-go and commits each trigger pane once per
-// table through a REST catalog, with a deterministic commit id that makes
-// retried bundles skip commits that already landed.
+// or templated table, turns them into Arrow batches column by column and
+// encodes each bundle's batches as Parquet row groups with iceberg-go's
+// writer; at each trigger it concatenates a pane's row groups into data
+// files and commits them once per table through a REST catalog, with a
+// deterministic commit id that makes retried bundles skip commits that
+// already landed.
 package icebergio
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"iter"
 	"reflect"
 	"regexp"
 	"strconv"
 	"time"
 	"unsafe"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph"
@@ -27,6 +24,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window/trigger"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -86,7 +84,7 @@ const (
 	defaultTriggeringFrequency = 20 * time.Second
 	defaultTargetFileSize      = 128 << 20
 	// maxBatchRows bounds the rows buffered per destination in a bundle
-	// before they are shipped as one Arrow batch.
+	// before they are encoded as one Parquet row group.
 	maxBatchRows = 1 << 16
 )
 
@@ -126,6 +124,15 @@ func (c Config) validate(rows *rowSchema) error {
 	return err
 }
 
+// tableProperties are the properties of tables the sink creates.
+func (c Config) tableProperties() iceberg.Properties {
+	props := iceberg.Properties{table.ManifestMergeEnabledKey: "true"}
+	for k, v := range c.Properties {
+		props[k] = v
+	}
+	return props
+}
+
 var validWriterID = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 func init() {
@@ -143,9 +150,9 @@ func init() {
 // processing-time trigger, discarding panes). Invalid configuration or row
 // types panic at construction, like Beam's own IOs.
 //
-// Rows are shuffled as Arrow batches keyed by table; one worker per table
-// and pane writes the Parquet files and commits them, so a pane is visible
-// about as soon as it fires, and each table's write rate is one worker's.
+// Rows are encoded as Parquet row groups in their bundle and shuffled keyed
+// by table; one worker per table and pane concatenates them into data files
+// and commits, so a pane is visible about as soon as it fires.
 func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	s = s.Scope("icebergio.Write")
 	cfg = cfg.withDefaults()
@@ -176,16 +183,19 @@ func bounded(p beam.PCollection) bool {
 	return (*pcollection)(unsafe.Pointer(&p)).n.Bounded()
 }
 
-// encodeFn turns rows into Arrow IPC batches, one stream per destination and
-// bundle (or per maxBatchRows rows), so the shuffle moves few large columnar
-// elements instead of rows.
+// encodeFn turns rows into chunks: Parquet-encoded row groups, one per
+// destination, partition and bundle (or per maxBatchRows rows), so the
+// shuffle moves few small columnar elements instead of rows, and the Parquet
+// work is done while the window is open rather than after it fires.
 type encodeFn struct {
 	Cfg     Config
 	RowType beam.EncodedType
 
 	rows *rowSchema
 	dest *destination
+	enc  *chunkEncoder
 	bufs map[string]*batchBuilder
+	out  [][]byte
 }
 
 func (f *encodeFn) Setup() error {
@@ -193,7 +203,14 @@ func (f *encodeFn) Setup() error {
 	if f.rows, err = newRowSchema(f.RowType.T); err != nil {
 		return err
 	}
-	f.dest, err = newDestination(f.Cfg.Table, f.rows)
+	if f.dest, err = newDestination(f.Cfg.Table, f.rows); err != nil {
+		return err
+	}
+	spec, err := partitionSpec(f.Cfg.PartitionBy, f.rows.iceberg)
+	if err != nil {
+		return err
+	}
+	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg.tableProperties())
 	return err
 }
 
@@ -201,7 +218,7 @@ func (f *encodeFn) StartBundle(_ context.Context, _ func(string, []byte)) {
 	f.bufs = map[string]*batchBuilder{}
 }
 
-func (f *encodeFn) ProcessElement(_ context.Context, row beam.X, emit func(string, []byte)) error {
+func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(string, []byte)) error {
 	v := any(row)
 	p := f.rows.rowPointer(&v)
 	d := f.dest.of(p)
@@ -212,17 +229,17 @@ func (f *encodeFn) ProcessElement(_ context.Context, row beam.X, emit func(strin
 	}
 	bb.add(p)
 	if bb.rows >= maxBatchRows {
-		return f.flush(d, bb, emit)
+		return f.flush(ctx, d, bb, emit)
 	}
 	return nil
 }
 
 // FinishBundle emits into the GlobalWindow at timestamp 0, which is where
 // Write already put the rows.
-func (f *encodeFn) FinishBundle(_ context.Context, emit func(string, []byte)) error {
+func (f *encodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
 	for d, bb := range f.bufs {
 		if bb.rows > 0 {
-			if err := f.flush(d, bb, emit); err != nil {
+			if err := f.flush(ctx, d, bb, emit); err != nil {
 				return err
 			}
 		}
@@ -232,90 +249,17 @@ func (f *encodeFn) FinishBundle(_ context.Context, emit func(string, []byte)) er
 	return nil
 }
 
-func (f *encodeFn) flush(dest string, bb *batchBuilder, emit func(string, []byte)) error {
-	rec := bb.batch()
-	defer rec.Release()
-	b, err := encodeIPC(rec, time.Now())
+func (f *encodeFn) flush(ctx context.Context, dest string, bb *batchBuilder, emit func(string, []byte)) error {
+	var err error
+	f.out, err = f.enc.encode(ctx, bb.batch(), time.Now(), f.out[:0])
 	if err != nil {
-		return fmt.Errorf("icebergio: table %s: encoding an Arrow batch: %w", dest, err)
+		return fmt.Errorf("icebergio: table %s: encoding rows as Parquet: %w", dest, err)
 	}
-	emit(dest, b)
+	for _, b := range f.out {
+		emit(dest, b)
+	}
+	clear(f.out)
 	return nil
-}
-
-// A shuffled batch is the wall-clock time it was sent (unix ms, 8 bytes,
-// big-endian) followed by an Arrow IPC stream. The time lets the committer
-// tell when its pane's processing-time trigger was due.
-const sentAtLen = 8
-
-// sentTimes is the range of send times of a pane's batches.
-type sentTimes struct{ first, last time.Time }
-
-func (s *sentTimes) add(t time.Time) {
-	if s.first.IsZero() || t.Before(s.first) {
-		s.first = t
-	}
-	if t.After(s.last) {
-		s.last = t
-	}
-}
-
-func encodeIPC(rec arrow.RecordBatch, sent time.Time) ([]byte, error) {
-	// Sized up front: growing a megabyte buffer by doubling cost a tenth of
-	// the streaming benchmark's CPU.
-	size := sentAtLen + 4<<10
-	for _, col := range rec.Columns() {
-		for _, b := range col.Data().Buffers() {
-			if b != nil {
-				size += b.Len()
-			}
-		}
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size))
-	buf.Write(binary.BigEndian.AppendUint64(nil, uint64(sent.UnixMilli())))
-	w := ipc.NewWriter(buf, ipc.WithSchema(rec.Schema()))
-	if err := w.Write(rec); err != nil {
-		return nil, err
-	}
-	if err := w.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// decodeIPC yields the record batches of the shuffled batches next returns,
-// one at a time, so a pane is never held in memory as a whole, and records
-// their send times in sent.
-func decodeIPC(next func(*[]byte) bool, sent *sentTimes) iter.Seq2[arrow.RecordBatch, error] {
-	return func(yield func(arrow.RecordBatch, error) bool) {
-		var b []byte
-		for next(&b) {
-			if len(b) < sentAtLen {
-				yield(nil, fmt.Errorf("decoding an Arrow batch: %d bytes, too short", len(b)))
-				return
-			}
-			sent.add(time.UnixMilli(int64(binary.BigEndian.Uint64(b))))
-			r, err := ipc.NewReader(bytes.NewReader(b[sentAtLen:]))
-			if err != nil {
-				yield(nil, fmt.Errorf("decoding an Arrow batch: %w", err))
-				return
-			}
-			for r.Next() {
-				rec := r.RecordBatch()
-				rec.Retain()
-				if !yield(rec, nil) {
-					r.Release()
-					return
-				}
-			}
-			err = r.Err()
-			r.Release()
-			if err != nil {
-				yield(nil, fmt.Errorf("decoding an Arrow batch: %w", err))
-				return
-			}
-		}
-	}
 }
 
 // commitFn writes and commits one pane of one table.
@@ -340,7 +284,7 @@ func (f *commitFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w beam.Window, dest string, batches func(*[]byte) bool, emit func(CommitResult)) error {
+func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w beam.Window, dest string, chunks func(*[]byte) bool, emit func(CommitResult)) error {
 	label := "global"
 	if _, ok := w.(window.GlobalWindow); !ok {
 		label = fmt.Sprint(w.MaxTimestamp())
@@ -355,7 +299,7 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w bea
 			PaneTimingKey:  pane.Timing.String(),
 		}
 	}
-	res, err := f.sink.commitPane(ctx, dest, commitID(f.Cfg.WriterID, label, pane.Index), decodeIPC(batches, &sent), summary)
+	res, err := f.sink.commitPane(ctx, dest, commitID(f.Cfg.WriterID, label, pane.Index), decodeChunks(chunks, &sent), summary)
 	if err != nil {
 		return err
 	}

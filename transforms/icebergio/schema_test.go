@@ -145,7 +145,7 @@ func TestSchemaOptionalTag(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	_, err = s.commit(context.Background(), "types.optional", "test/global/0", batchesOf(t, rows, 4))
+	_, err = s.commit(context.Background(), "types.optional", "test/global/0", chunksOf(t, s, rows, 4))
 	require.NoError(t, err)
 	tbl := loadTable(t, s.cat, "types.optional")
 	check(tbl.Schema())
@@ -241,7 +241,7 @@ func TestRoundTripAllTypes(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "types.all"}
 	s := newTestSink[allTypes](t, cfg)
 	rows := allTypesRows(1000)
-	res, err := s.commit(context.Background(), "types.all", "test/global/0", batchesOf(t, rows, 300))
+	res, err := s.commit(context.Background(), "types.all", "test/global/0", chunksOf(t, s, rows, 300))
 	require.NoError(t, err)
 	require.EqualValues(t, 1000, res.Rows)
 	require.EqualValues(t, 1, res.Files)
@@ -255,7 +255,7 @@ func TestRoundTripPointerShaped(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "types.single"}
 	s := newTestSink[single](t, cfg)
 	rows := []single{{V: ptr(int64(5))}, {}, {V: ptr(int64(-1))}}
-	_, err := s.commit(context.Background(), "types.single", "test/global/0", batchesOf(t, rows, 2))
+	_, err := s.commit(context.Background(), "types.single", "test/global/0", chunksOf(t, s, rows, 2))
 	require.NoError(t, err)
 	got := readRows[single](t, loadTable(t, s.cat, "types.single"))
 	var vals []string

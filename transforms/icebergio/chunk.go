@@ -1,0 +1,243 @@
+package icebergio
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/iceberg-go"
+	iceio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+)
+
+// A chunk is one bundle's rows of one table and partition, encoded as a
+// small Parquet file: the unit the encode step sends through the shuffle.
+// Encoding in the bundle spreads the Parquet work over the window and makes
+// the shuffled pane a fraction of its Arrow size (a clicks pane of 4M rows
+// is 80 KB of Parquet); at the trigger the committer only concatenates the
+// pane's row groups into data files (see stitch.go).
+//
+// On the wire: chunkMagic, the header's length (uvarint), the gob-encoded
+// chunkHeader, then the Parquet file.
+type chunk struct {
+	chunkHeader
+	parquet []byte
+	meta    *metadata.FileMetaData // parquet's footer
+}
+
+// chunkHeader is what the committer needs besides the Parquet bytes.
+type chunkHeader struct {
+	SentMS        int64            // wall clock when the encode step sent it, unix ms
+	PartitionPath string           // e.g. "user_id_bucket=3"; "" when unpartitioned
+	Partition     []partitionValue // transform results by partition field id
+}
+
+type partitionValue struct {
+	FieldID int
+	Value   any
+}
+
+const chunkMagic = "IBC1"
+
+func init() {
+	// The Go types iceberg-go gives partition values of the column types
+	// rows can have (schema.go).
+	for _, v := range []any{iceberg.Date(0), iceberg.Time(0), iceberg.Timestamp(0), iceberg.TimestampNano(0)} {
+		gob.Register(v)
+	}
+}
+
+func (c *chunk) sent() time.Time { return time.UnixMilli(c.SentMS) }
+
+func (c *chunk) partitionValues() map[int]any {
+	if len(c.Partition) == 0 {
+		return nil
+	}
+	m := make(map[int]any, len(c.Partition))
+	for _, p := range c.Partition {
+		m[p.FieldID] = p.Value
+	}
+	return m
+}
+
+func (c *chunk) rows() int64 { return c.meta.NumRows }
+
+func appendChunk(dst []byte, h chunkHeader, parquet []byte) ([]byte, error) {
+	var hb bytes.Buffer
+	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
+		return nil, fmt.Errorf("encoding chunk header (partition %q): %w", h.PartitionPath, err)
+	}
+	dst = append(dst, chunkMagic...)
+	dst = binary.AppendUvarint(dst, uint64(hb.Len()))
+	dst = append(dst, hb.Bytes()...)
+	return append(dst, parquet...), nil
+}
+
+// decodeChunk parses b (which the chunk keeps referencing).
+func decodeChunk(b []byte) (*chunk, error) {
+	if !bytes.HasPrefix(b, []byte(chunkMagic)) {
+		return nil, fmt.Errorf("decoding a shuffled chunk: %d bytes without the %q prefix (a pipeline of another icebeam version?)", len(b), chunkMagic)
+	}
+	rest := b[len(chunkMagic):]
+	n, k := binary.Uvarint(rest)
+	if k <= 0 || uint64(len(rest)-k) < n {
+		return nil, errors.New("decoding a shuffled chunk: truncated header")
+	}
+	c := &chunk{parquet: rest[k+int(n):]}
+	if err := gob.NewDecoder(bytes.NewReader(rest[k : k+int(n)])).Decode(&c.chunkHeader); err != nil {
+		return nil, fmt.Errorf("decoding a shuffled chunk's header: %w", err)
+	}
+	r, err := file.NewParquetReader(bytes.NewReader(c.parquet))
+	if err != nil {
+		return nil, fmt.Errorf("decoding a shuffled chunk (partition %q): %w", c.PartitionPath, err)
+	}
+	c.meta = r.MetaData()
+	return c, r.Close()
+}
+
+// decodeChunks yields the chunks next returns, one at a time, so a pane is
+// never held in memory as a whole, and records their send times in sent.
+func decodeChunks(next func(*[]byte) bool, sent *sentTimes) iter.Seq2[*chunk, error] {
+	return func(yield func(*chunk, error) bool) {
+		var b []byte
+		for next(&b) {
+			c, err := decodeChunk(b)
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			sent.add(c.sent())
+			if !yield(c, nil) {
+				return
+			}
+		}
+	}
+}
+
+// sentTimes is the range of send times of a pane's chunks.
+type sentTimes struct{ first, last time.Time }
+
+func (s *sentTimes) add(t time.Time) {
+	if s.first.IsZero() || t.Before(s.first) {
+		s.first = t
+	}
+	if t.After(s.last) {
+		s.last = t
+	}
+}
+
+// chunkEncoder encodes record batches into chunks with iceberg-go's own
+// writer, so partitioning, Parquet settings and field ids are the ones
+// iceberg-go would use, against an in-memory table that has the row schema,
+// the configured partition spec and table properties. Committers map its
+// field ids onto the real table's by name.
+type chunkEncoder struct {
+	tbl *table.Table
+	fs  *memIO
+}
+
+// memLocation is the in-memory table's location; its data files are at
+// memLocation/data/<partition path>/<name>.
+const memLocation = "mem://icebeam"
+
+func newChunkEncoder(rows *rowSchema, spec iceberg.PartitionSpec, props iceberg.Properties) (*chunkEncoder, error) {
+	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
+	}
+	m := &memIO{files: map[string][]byte{}}
+	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
+		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
+	return &chunkEncoder{tbl: tbl, fs: m}, nil
+}
+
+// encode turns rec into one chunk per partition, appended to out. It
+// releases rec.
+func (e *chunkEncoder) encode(ctx context.Context, rec arrow.RecordBatch, sent time.Time, out [][]byte) ([][]byte, error) {
+	one := func(yield func(arrow.RecordBatch, error) bool) { yield(rec, nil) }
+	for df, err := range table.WriteRecords(ctx, e.tbl, rec.Schema(), one, table.WithMaxWriteWorkers(1)) {
+		if err != nil {
+			return out, err
+		}
+		h := chunkHeader{SentMS: sent.UnixMilli(), PartitionPath: partitionPath(df.FilePath())}
+		for id, v := range df.Partition() {
+			h.Partition = append(h.Partition, partitionValue{FieldID: id, Value: v})
+		}
+		b, err := appendChunk(nil, h, e.fs.take(df.FilePath()))
+		if err != nil {
+			return out, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// partitionPath is the partition directory of a data file of the in-memory
+// table.
+func partitionPath(dataFile string) string {
+	p := strings.TrimPrefix(dataFile, memLocation+"/data/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// memIO is the in-memory table's file system: files written are held
+// until taken.
+type memIO struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func (m *memIO) take(name string) []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b := m.files[name]
+	delete(m.files, name)
+	return b
+}
+
+func (m *memIO) Open(name string) (iceio.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+func (m *memIO) Remove(name string) error { m.take(name); return nil }
+
+func (m *memIO) WriteFile(name string, p []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[name] = bytes.Clone(p)
+	return nil
+}
+
+func (m *memIO) Create(name string) (iceio.FileWriter, error) {
+	return &memFile{io: m, name: name}, nil
+}
+
+type memFile struct {
+	io   *memIO
+	name string
+	buf  bytes.Buffer
+}
+
+func (f *memFile) Write(p []byte) (int, error)         { return f.buf.Write(p) }
+func (f *memFile) ReadFrom(r io.Reader) (int64, error) { return f.buf.ReadFrom(r) }
+
+func (f *memFile) Close() error {
+	f.io.mu.Lock()
+	defer f.io.mu.Unlock()
+	f.io.files[f.name] = f.buf.Bytes()
+	return nil
+}

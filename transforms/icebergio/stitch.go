@@ -1,0 +1,336 @@
+package icebergio
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"path"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/iceberg-go"
+	iceio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+)
+
+// A Parquet file is "PAR1", column chunks, the Thrift footer, the footer's
+// length (4 bytes, little-endian) and "PAR1" again. Column chunks are
+// addressed by absolute offsets in the footer, so row groups of several
+// files concatenate into one file by copying their bytes and shifting
+// those offsets: no page is decoded or re-encoded.
+const parquetMagic = "PAR1"
+
+// stitchLayout says how chunks become data files of one table: the field
+// ids of the encode table's schema mapped onto the table's by column name.
+// It exists only when the table's partition spec is the configured one and
+// every row column has the same type there; other tables (created by other
+// engines, or with widened types) take the re-encoding path.
+type stitchLayout struct {
+	ids      map[int32]int32 // encode table field id -> table field id
+	remapped bool            // some id differs
+}
+
+// stitchLayoutFor compares enc (the encode table) with tbl.
+func stitchLayoutFor(enc, tbl *table.Table) (*stitchLayout, error) {
+	if v := tbl.Metadata().Version(); v > 2 {
+		return nil, fmt.Errorf("format version %d", v)
+	}
+	es, ts := enc.Spec(), tbl.Spec()
+	if es.NumFields() != ts.NumFields() {
+		return nil, fmt.Errorf("partition spec %s, rows are partitioned as %s", ts, es)
+	}
+	for i := range es.NumFields() {
+		ef, tf := es.Field(i), ts.Field(i)
+		en, _ := enc.Schema().FindColumnName(ef.SourceID())
+		tn, _ := tbl.Schema().FindColumnName(tf.SourceID())
+		if ef.FieldID != tf.FieldID || ef.Transform.String() != tf.Transform.String() || en != tn {
+			return nil, fmt.Errorf("partition spec %s, rows are partitioned as %s", ts, es)
+		}
+	}
+	l := &stitchLayout{ids: map[int32]int32{}}
+	if err := l.mapFields(enc.Schema().Fields(), tbl.Schema().Fields()); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+func (l *stitchLayout) mapID(from, to int) {
+	l.ids[int32(from)] = int32(to)
+	l.remapped = l.remapped || from != to
+}
+
+func (l *stitchLayout) mapFields(rows, tbl []iceberg.NestedField) error {
+	for _, tf := range tbl {
+		if tf.Required && !slices.ContainsFunc(rows, func(f iceberg.NestedField) bool { return f.Name == tf.Name }) {
+			return fmt.Errorf("required column %s is not in the rows", tf.Name)
+		}
+	}
+	for _, rf := range rows {
+		i := slices.IndexFunc(tbl, func(f iceberg.NestedField) bool { return f.Name == rf.Name })
+		if i < 0 {
+			return fmt.Errorf("column %s is not in the table", rf.Name)
+		}
+		tf := tbl[i]
+		if tf.Required && !rf.Required {
+			return fmt.Errorf("column %s is required in the table, optional in the rows", rf.Name)
+		}
+		l.mapID(rf.ID, tf.ID)
+		if err := l.mapType(rf.Name, rf.Type, tf.Type); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *stitchLayout) mapType(name string, rows, tbl iceberg.Type) error {
+	switch r := rows.(type) {
+	case *iceberg.StructType:
+		if t, ok := tbl.(*iceberg.StructType); ok {
+			return l.mapFields(r.FieldList, t.FieldList)
+		}
+	case *iceberg.ListType:
+		if t, ok := tbl.(*iceberg.ListType); ok && (r.ElementRequired || !t.ElementRequired) {
+			l.mapID(r.ElementID, t.ElementID)
+			return l.mapType(name+".element", r.Element, t.Element)
+		}
+	case *iceberg.MapType:
+		if t, ok := tbl.(*iceberg.MapType); ok && (r.ValueRequired || !t.ValueRequired) {
+			l.mapID(r.KeyID, t.KeyID)
+			l.mapID(r.ValueID, t.ValueID)
+			if err := l.mapType(name+".key", r.KeyType, t.KeyType); err != nil {
+				return err
+			}
+			return l.mapType(name+".value", r.ValueType, t.ValueType)
+		}
+	default:
+		if rows.Equals(tbl) {
+			return nil
+		}
+	}
+	return fmt.Errorf("column %s is %s in the rows, %s in the table", name, rows, tbl)
+}
+
+// stitcher writes a pane's chunks into data files of tbl, one open file
+// per partition, rolling at the target size.
+type stitcher struct {
+	tbl    *table.Table
+	layout *stitchLayout
+	fs     iceio.WriteFileIO
+	loc    table.LocationProvider
+	target int64
+	prefix string // file names: <prefix>-<n>.parquet
+
+	open  map[string]*stitchedFile // by partition path
+	n     int
+	files []iceberg.DataFile
+	paths []string // every file created, for cleanup on failure
+}
+
+func newStitcher(ctx context.Context, tbl *table.Table, layout *stitchLayout, target int64) (*stitcher, error) {
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wfs, ok := fsys.(iceio.WriteFileIO)
+	if !ok {
+		return nil, fmt.Errorf("the table's file IO (%T) cannot write", fsys)
+	}
+	loc, err := tbl.LocationProvider()
+	if err != nil {
+		return nil, err
+	}
+	return &stitcher{tbl: tbl, layout: layout, fs: wfs, loc: loc, target: target,
+		prefix: uuid.NewString(), open: map[string]*stitchedFile{}}, nil
+}
+
+func (s *stitcher) add(ctx context.Context, c *chunk) error {
+	f := s.open[c.PartitionPath]
+	if f == nil {
+		s.n++
+		p := s.loc.NewDataLocation(path.Join(c.PartitionPath, fmt.Sprintf("%s-%05d.parquet", s.prefix, s.n)))
+		w, err := s.fs.Create(p)
+		if err != nil {
+			return fmt.Errorf("creating data file %s: %w", p, err)
+		}
+		s.paths = append(s.paths, p)
+		if _, err := w.Write([]byte(parquetMagic)); err != nil {
+			w.Close()
+			return fmt.Errorf("writing data file %s: %w", p, err)
+		}
+		f = &stitchedFile{path: p, w: w, off: int64(len(parquetMagic)), partition: c.partitionValues()}
+		s.open[c.PartitionPath] = f
+	}
+	if err := f.append(c); err != nil {
+		return err
+	}
+	if f.off >= s.target {
+		delete(s.open, c.PartitionPath)
+		return s.finish(ctx, f)
+	}
+	return nil
+}
+
+// close finishes every open file and returns the data files written.
+func (s *stitcher) close(ctx context.Context) ([]iceberg.DataFile, error) {
+	keys := make([]string, 0, len(s.open))
+	for k := range s.open {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		f := s.open[k]
+		delete(s.open, k)
+		if err := s.finish(ctx, f); err != nil {
+			return nil, err
+		}
+	}
+	return s.files, nil
+}
+
+// abort closes open files and removes every file written: they were never
+// committed. Removal is best effort; what remains is left to orphan cleanup.
+func (s *stitcher) abort() {
+	for _, f := range s.open {
+		f.w.Close()
+	}
+	for _, p := range s.paths {
+		_ = s.fs.Remove(p)
+	}
+}
+
+func (s *stitcher) finish(ctx context.Context, f *stitchedFile) error {
+	df, err := f.close(ctx, s.tbl, s.layout)
+	if err != nil {
+		return fmt.Errorf("writing data file %s: %w", f.path, err)
+	}
+	s.files = append(s.files, df)
+	return nil
+}
+
+// stitchedFile is a data file being assembled from chunks.
+type stitchedFile struct {
+	path      string
+	w         iceio.FileWriter
+	off       int64                  // bytes written
+	meta      *metadata.FileMetaData // footer so far: the first chunk's, with later row groups appended
+	partition map[int]any
+}
+
+func (f *stitchedFile) append(c *chunk) error {
+	end := int64(len(parquetMagic))
+	for _, rg := range c.meta.RowGroups {
+		for _, cc := range rg.Columns {
+			md := cc.MetaData
+			start := md.DataPageOffset
+			if d := md.DictionaryPageOffset; d != nil && *d > 0 && *d < start {
+				start = *d
+			}
+			end = max(end, start+md.TotalCompressedSize)
+		}
+	}
+	if end > int64(len(c.parquet)) {
+		return fmt.Errorf("chunk of partition %q: column chunks end at byte %d of %d", c.PartitionPath, end, len(c.parquet))
+	}
+	if _, err := f.w.Write(c.parquet[len(parquetMagic):end]); err != nil {
+		return err
+	}
+	shift := f.off - int64(len(parquetMagic))
+	f.off += end - int64(len(parquetMagic))
+	for _, rg := range c.meta.RowGroups {
+		if rg.FileOffset != nil {
+			*rg.FileOffset += shift
+		}
+		for _, cc := range rg.Columns {
+			cc.FilePath = nil
+			cc.FileOffset += shift
+			md := cc.MetaData
+			md.DataPageOffset += shift
+			for _, p := range []*int64{md.DictionaryPageOffset, md.IndexPageOffset} {
+				if p != nil && *p > 0 {
+					*p += shift
+				}
+			}
+			// Page indexes and bloom filters sit after the row groups, in
+			// bytes not copied; readers do without them.
+			cc.OffsetIndexOffset, cc.OffsetIndexLength = nil, nil
+			cc.ColumnIndexOffset, cc.ColumnIndexLength = nil, nil
+			md.BloomFilterOffset, md.BloomFilterLength = nil, nil
+		}
+	}
+	if f.meta == nil {
+		f.meta = c.meta
+	} else if err := f.meta.AppendRowGroups(c.meta); err != nil {
+		return fmt.Errorf("chunk of partition %q: %w", c.PartitionPath, err)
+	}
+	return nil
+}
+
+// close writes the footer, with the table's field ids, and describes the
+// file as an Iceberg data file of tbl.
+func (f *stitchedFile) close(ctx context.Context, tbl *table.Table, layout *stitchLayout) (iceberg.DataFile, error) {
+	m := f.meta.FileMetaData
+	for i, rg := range m.RowGroups {
+		if i <= math.MaxInt16 {
+			ord := int16(i)
+			rg.Ordinal = &ord
+		} else {
+			rg.Ordinal = nil
+		}
+	}
+	if layout.remapped {
+		for _, el := range m.Schema {
+			if el.FieldID == nil {
+				continue
+			}
+			id, ok := layout.ids[*el.FieldID]
+			if !ok {
+				return nil, fmt.Errorf("column %s: no field id %d in the table", el.Name, *el.FieldID)
+			}
+			el.FieldID = &id
+		}
+		// The stored Arrow schema repeats the old ids; readers derive the
+		// same Arrow types from the Parquet schema.
+		kvs := m.KeyValueMetadata[:0]
+		for _, kv := range m.KeyValueMetadata {
+			if kv.Key != "ARROW:schema" {
+				kvs = append(kvs, kv)
+			}
+		}
+		m.KeyValueMetadata = kvs
+	}
+	footer, err := f.meta.Serialize(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var tail bytes.Buffer
+	tail.Write(footer)
+	tail.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(footer))))
+	tail.WriteString(parquetMagic)
+	if _, err := f.w.Write(tail.Bytes()); err != nil {
+		f.w.Close()
+		return nil, err
+	}
+	if err := f.w.Close(); err != nil {
+		return nil, err
+	}
+	size := f.off + int64(tail.Len())
+	meta, err := metadata.NewFileMetaData(footer, nil)
+	if err != nil {
+		return nil, err
+	}
+	return table.DataFileFromMetadata(table.DataFileArgs{
+		Schema:          tbl.Schema(),
+		Spec:            tbl.Spec(),
+		Format:          iceberg.ParquetFile,
+		Metadata:        meta,
+		FilePath:        f.path,
+		FileSize:        size,
+		Content:         iceberg.EntryContentData,
+		PartitionValues: f.partition,
+		Properties:      tbl.Properties(),
+		FormatVersion:   tbl.Metadata().Version(),
+	})
+}

@@ -1,0 +1,181 @@
+package icebergio
+
+import (
+	"context"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/iceberg-go"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+	"github.com/stretchr/testify/require"
+)
+
+// sortRows orders benchRows by their unique pickup_ts.
+func sortRows(rows []benchRow) {
+	slices.SortFunc(rows, func(a, b benchRow) int { return int(a.PickupTS - b.PickupTS) })
+}
+
+func unbox(rows []any) []benchRow {
+	out := make([]benchRow, len(rows))
+	for i, r := range rows {
+		out[i] = r.(benchRow)
+	}
+	return out
+}
+
+// A pane stitched from many chunks is one data file whose rows and Iceberg
+// column statistics are those iceberg-go's own writer gives the same rows.
+func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.rows", WriterID: "w"})
+	rows := unbox(benchRows(10_000))
+	res, err := s.commit(ctx, "st.rows", commitID("w", "global", 0), chunksOf(t, s, rows, 999))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), res.Files)
+	require.Equal(t, int64(len(rows)), res.Rows)
+
+	tbl := loadTable(t, s.cat, "st.rows")
+	got := readRows[benchRow](t, tbl)
+	sortRows(got)
+	require.Equal(t, rows, got)
+
+	files, err := currentDataFiles(ctx, tbl)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	stitched := files[0]
+	f, err := file.OpenParquetFile(strings.TrimPrefix(stitched.FilePath(), "file://"), false)
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, 11, f.NumRowGroups(), "one row group per chunk of 999 rows")
+	fi, err := os.Stat(strings.TrimPrefix(stitched.FilePath(), "file://"))
+	require.NoError(t, err)
+	require.Equal(t, fi.Size(), stitched.FileSizeBytes())
+	require.Len(t, stitched.SplitOffsets(), 11)
+
+	// The reference: iceberg-go writes the same rows as one file.
+	var ref []iceberg.DataFile
+	for df, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, batches(t, s, rows)) {
+		require.NoError(t, err)
+		ref = append(ref, df)
+	}
+	require.Len(t, ref, 1)
+	require.Equal(t, ref[0].Count(), stitched.Count())
+	require.Equal(t, ref[0].ValueCounts(), stitched.ValueCounts())
+	require.Equal(t, ref[0].NullValueCounts(), stitched.NullValueCounts())
+	require.Equal(t, ref[0].LowerBoundValues(), stitched.LowerBoundValues())
+	require.Equal(t, ref[0].UpperBoundValues(), stitched.UpperBoundValues())
+	require.Equal(t, ref[0].Partition(), stitched.Partition())
+}
+
+// batches converts rows to one Arrow batch.
+func batches(t *testing.T, s *sink, rows []benchRow) func(yield func(arrow.RecordBatch, error) bool) {
+	t.Helper()
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
+		defer bb.release()
+		for i := range rows {
+			v := any(rows[i])
+			bb.add(s.rows.rowPointer(&v))
+		}
+		yield(bb.batch(), nil)
+	}
+}
+
+// A table whose field ids differ from the rows' (columns in another order,
+// an extra column) gets data files carrying its own ids: readers resolve
+// columns by id, so a wrong id would show as values in the wrong column.
+func TestStitchUsesTheTablesFieldIDs(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Catalog: launch(t), Table: "st.ids", WriterID: "w"}
+	s := newTestSink[click](t, cfg)
+	ident, err := parseIdent("st.ids")
+	require.NoError(t, err)
+	require.NoError(t, s.cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
+	_, err = s.cat.CreateTable(ctx, ident, iceberg.NewSchema(0,
+		iceberg.NestedField{ID: 1, Name: "note", Type: iceberg.PrimitiveTypes.String},
+		iceberg.NestedField{ID: 2, Name: "ts", Type: iceberg.PrimitiveTypes.TimestampTz},
+		iceberg.NestedField{ID: 3, Name: "seq", Type: iceberg.PrimitiveTypes.Int64},
+		iceberg.NestedField{ID: 4, Name: "user_id", Type: iceberg.PrimitiveTypes.String},
+	))
+	require.NoError(t, err)
+	rows := clicks(0, 50, "ann")
+	res, err := s.commit(ctx, "st.ids", commitID("w", "global", 0), chunksOf(t, s, rows, 20))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), res.Files)
+
+	tbl := loadTable(t, s.cat, "st.ids")
+	require.Equal(t, rows, readRows[click](t, tbl))
+	type withNote struct {
+		Note *string `beam:"note"`
+		Seq  int64   `beam:"seq"`
+	}
+	for i, r := range readRows[withNote](t, tbl) {
+		require.Equal(t, withNote{Seq: int64(i)}, r)
+	}
+}
+
+// A table partitioned otherwise than the sink's config gets the rows
+// re-encoded by iceberg-go, partitioned by the table's spec.
+func TestTableWithAnotherSpecIsRewritten(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.spec", WriterID: "w"})
+	ident, err := parseIdent("st.spec")
+	require.NoError(t, err)
+	require.NoError(t, s.cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
+	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{1}, FieldID: 1000, Name: "user_id", Transform: iceberg.IdentityTransform{}})
+	_, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg, icecatalog.WithPartitionSpec(&spec))
+	require.NoError(t, err)
+
+	rows := append(clicks(0, 30, "ann"), clicks(30, 50, "bob")...)
+	res, err := s.commit(ctx, "st.spec", commitID("w", "global", 0), chunksOf(t, s, rows, 16))
+	require.NoError(t, err)
+	require.Equal(t, int64(2), res.Files, "one file per user")
+	tbl := loadTable(t, s.cat, "st.spec")
+	requireSeqs(t, tbl, seqs(0, 50))
+	got := readRows[click](t, tbl, table.WithRowFilter(iceberg.EqualTo(iceberg.Reference("user_id"), "bob")))
+	require.Len(t, got, 20)
+}
+
+// Files roll at the target size, between chunks; every row lands once.
+func TestStitchedFilesRollAtTargetSize(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.roll", WriterID: "w", TargetFileSize: 16 << 10})
+	rows := unbox(benchRows(20_000))
+	res, err := s.commit(ctx, "st.roll", commitID("w", "global", 0), chunksOf(t, s, rows, 1000))
+	require.NoError(t, err)
+	require.Greater(t, res.Files, int64(2))
+	require.Less(t, res.Files, int64(20), "files hold several chunks")
+	got := readRows[benchRow](t, loadTable(t, s.cat, "st.roll"))
+	sortRows(got)
+	require.Equal(t, rows, got)
+}
+
+// A chunk that is not one (another version's, or corrupt) fails the pane
+// with an error saying so, and nothing is committed.
+func TestCorruptChunk(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.corrupt", WriterID: "w"})
+	good := chunksOf(t, s, clicks(0, 10, "a"), 10)
+	var blob []byte
+	for c, err := range good {
+		require.NoError(t, err)
+		blob, err = appendChunk(nil, c.chunkHeader, c.parquet[:len(c.parquet)-20])
+		require.NoError(t, err)
+	}
+	_, err := decodeChunk(blob)
+	require.ErrorContains(t, err, "decoding a shuffled chunk")
+	_, err = decodeChunk([]byte("ARROW1 not a chunk"))
+	require.ErrorContains(t, err, "without the \"IBC1\" prefix")
+
+	bad := func(yield func(*chunk, error) bool) { yield(decodeChunk(blob)) }
+	_, err = s.commit(ctx, "st.corrupt", commitID("w", "global", 0), bad)
+	require.ErrorContains(t, err, "st.corrupt")
+	tbl := loadTable(t, s.cat, "st.corrupt")
+	require.Nil(t, tbl.CurrentSnapshot())
+}
