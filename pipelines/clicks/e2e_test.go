@@ -38,7 +38,7 @@ func TestStreamToStandaloneCatalog(t *testing.T) {
 		t.Skip("streams for 12 s")
 	}
 	uri := serveCatalog(t)
-	bin := binary(t)
+	bin := pipelineBin.Path(t)
 	wantRows := int(e2eDuration / e2eInterval)
 
 	t.Run("one table", func(t *testing.T) {

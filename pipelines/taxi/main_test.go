@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
@@ -13,36 +12,14 @@ import (
 
 const testVersion = "v0.0.0-test.taxi"
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildDir  string
-)
+// pipelineBin is this pipeline built once per test run by the Dockerfile's
+// own build line.
+var pipelineBin = &launchtest.Binary{Pipeline: "taxi", Version: testVersion}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
+	pipelineBin.Remove()
 	os.Exit(code)
-}
-
-// binary is this pipeline built once per test run by the Dockerfile's own
-// build line.
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "icebeam-taxi-bin-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		buildDir = dir
-		builtBin = launchtest.Build(t, "taxi", testVersion, dir)
-	})
-	if builtBin == "" {
-		t.Fatal("the pipeline binary did not build (see the first failing test)")
-	}
-	return builtBin
 }
 
 func TestMetadataMatchesFlags(t *testing.T) {
@@ -79,13 +56,13 @@ func TestMetadataMatchesFlags(t *testing.T) {
 }
 
 func TestBinaryIsStaticLinuxAMD64(t *testing.T) {
-	if err := launchtest.CheckStatic(binary(t)); err != nil {
+	if err := launchtest.CheckStatic(pipelineBin.Path(t)); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestDataflowDryRun(t *testing.T) {
-	launchtest.CheckDryRun(t, binary(t), launchtest.DryRun{
+	launchtest.CheckDryRun(t, pipelineBin.Path(t), launchtest.DryRun{
 		Pipeline: "taxi", Version: testVersion, JobType: "JOB_TYPE_BATCH",
 		Args: []string{
 			"--input=gs://b/raw/nyc_taxi/yellow_tripdata_2024-01.parquet",
@@ -107,7 +84,7 @@ func TestDataflowDryRun(t *testing.T) {
 
 func TestDataflowBigLakeDryRun(t *testing.T) {
 	args := append(launchtest.DataflowArgs, "--input=gs://b/in/*.parquet", "--catalog=biglake", "--catalog_name=lakehouse")
-	out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, args...)
+	out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, args...)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, launchtest.Tail(out))
 	}
@@ -132,7 +109,7 @@ func TestRemoteRunMisconfigured(t *testing.T) {
 		{"typo", []string{catalogURI, "--inptu=gs://b/x.parquet"}, "unknown flag --inptu (did you mean --input?)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := launchtest.Run(t, t.TempDir(), binary(t), nil, append(launchtest.DataflowArgs, tc.args...)...)
+			out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, append(launchtest.DataflowArgs, tc.args...)...)
 			if err == nil {
 				t.Fatalf("exited 0, want an error naming %q:\n%s", tc.want, launchtest.Tail(out))
 			}
@@ -150,7 +127,7 @@ func TestRemoteRunMisconfigured(t *testing.T) {
 // which stripped or reflection-free workers need.
 func TestVetRunner(t *testing.T) {
 	dir := t.TempDir()
-	out, err := launchtest.Run(t, dir, binary(t), nil,
+	out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil,
 		"--runner=vet", "--sample_rows=100", "--local_dir="+filepath.Join(dir, "lakehouse"))
 	if err != nil {
 		t.Fatalf("vet runner: %v\n%s", err, launchtest.Tail(out))

@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -110,6 +111,40 @@ func Build(t testing.TB, pipeline, version, dir string) string {
 		t.Fatalf("%s wrote no %s: %v", cmd, bin, err)
 	}
 	return bin
+}
+
+// Binary is a pipeline binary built at most once per test process, by
+// Build, into a temporary directory. Call Remove from TestMain after m.Run.
+type Binary struct {
+	Pipeline string // taxi or clicks
+	Version  string
+
+	once      sync.Once
+	dir, path string
+}
+
+// Path builds the binary on first use and returns its path.
+func (b *Binary) Path(t testing.TB) string {
+	t.Helper()
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "icebeam-"+b.Pipeline+"-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.dir = dir
+		b.path = Build(t, b.Pipeline, b.Version, dir)
+	})
+	if b.path == "" {
+		t.Fatal("the pipeline binary did not build (see the first failing test)")
+	}
+	return b.path
+}
+
+// Remove deletes the binary's directory.
+func (b *Binary) Remove() {
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
 }
 
 // CheckStatic returns an error unless path is a linux/amd64 ELF executable
