@@ -163,6 +163,19 @@ func gcsIO(ctx context.Context, u *url.URL, props map[string]string) (iceio.IO, 
 	return blobfs.New(ctx, b, blobfs.DefaultObjectLocationExtractor(u.Host, "gs")), nil
 }
 
+// serviceHostEndpoint turns gcs.service.host, which Iceberg Java and Nessie
+// vend as Java's storage client takes it (the service's root URL, such as an
+// emulator's http://host:4443), into the Go client's endpoint, the JSON
+// API's base URL. A URL that already has a path is taken as it is.
+func serviceHostEndpoint(host string) string {
+	u, err := url.Parse(host)
+	if err != nil || u.Scheme == "" || u.Host == "" || (u.Path != "" && u.Path != "/") {
+		return host
+	}
+	u.Path = "/storage/v1/"
+	return u.String()
+}
+
 func clientForProps(ctx context.Context, props map[string]string) (*storage.Client, error) {
 	storageState.mu.Lock()
 	cfg, known := storageState.configs[props[storageConfigProp]]
@@ -171,7 +184,7 @@ func clientForProps(ctx context.Context, props map[string]string) (*storage.Clie
 	}
 	storageState.mu.Unlock()
 
-	endpoint := props[iceio.GCSServiceHost]
+	endpoint := serviceHostEndpoint(props[iceio.GCSServiceHost])
 	if endpoint == "" {
 		endpoint = props[iceio.GCSEndpoint]
 	}

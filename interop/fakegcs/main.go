@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/fsouza/fake-gcs-server/fakestorage"
@@ -63,16 +62,7 @@ func main() {
 	if err != nil {
 		log.Fatalf("fakegcs: %v", err)
 	}
-	h := srv.HTTPHandler()
-	go http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/b/") || r.URL.Path == "/b" {
-			r.URL.Path = "/storage/v1" + r.URL.Path
-			if r.URL.RawPath != "" {
-				r.URL.RawPath = "/storage/v1" + r.URL.RawPath
-			}
-		}
-		h.ServeHTTP(w, r)
-	}))
+	go http.Serve(l, srv.HTTPHandler())
 	fmt.Printf("http://%s:%d\n", host, port)
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
