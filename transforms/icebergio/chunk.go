@@ -72,8 +72,6 @@ func (c *chunk) partitionValues() map[int]any {
 	return m
 }
 
-func (c *chunk) rows() int64 { return c.meta.NumRows }
-
 func appendChunk(dst []byte, h chunkHeader, parquet []byte) ([]byte, error) {
 	var hb bytes.Buffer
 	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
