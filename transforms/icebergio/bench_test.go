@@ -46,7 +46,7 @@ func encodeRows(s *sink, rows []any) ([][]byte, error) {
 	for i := range rows {
 		bb.add(s.rows.rowPointer(&rows[i]))
 		if bb.rows == maxBatchRows || i == len(rows)-1 {
-			if out, err = s.enc.encode(context.Background(), bb.batch(), time.Now(), out); err != nil {
+			if out, err = s.enc.encode(context.Background(), batchSeq(bb.batch()), time.Now(), out); err != nil {
 				return nil, err
 			}
 		}
@@ -111,4 +111,42 @@ func BenchmarkRowsToParquet(b *testing.B) {
 	b.ReportMetric(float64(encode.Nanoseconds())/n, "encode-ns/row")
 	b.ReportMetric(float64(commit.Nanoseconds())/n, "commit-ns/row")
 	b.ReportMetric(float64(bytes)/n, "parquetB/row")
+}
+
+// BenchmarkSmallChunks measures the commit step for a pane of chunks below
+// minRowGroupRows, which it decodes and re-encodes into full row groups.
+func BenchmarkSmallChunks(b *testing.B) {
+	ctx := context.Background()
+	s := newTestSink[click](b, Config{Catalog: launch(b), Table: "bench.small"})
+	tbl, _, err := s.loadOrCreate(ctx, "bench.small")
+	require.NoError(b, err)
+	rows := make([]click, 2000)
+	for i := range rows {
+		rows[i] = click{UserID: "user-" + string(rune('0'+i%10)), Seq: int64(i), TS: int64(i)}
+	}
+	chunks := chunksOf(b, s, rows, len(rows))
+	var blob [][]byte
+	for c, err := range chunks {
+		require.NoError(b, err)
+		b2, err := appendChunk(nil, c.chunkHeader, c.parquet)
+		require.NoError(b, err)
+		blob = append(blob, b2)
+	}
+	const perPane = 200
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := 0
+		next := func(p *[]byte) bool {
+			if n == perPane {
+				return false
+			}
+			*p = blob[0]
+			n++
+			return true
+		}
+		_, err := s.writeFiles(ctx, tbl, decodeChunks(next, new(sentTimes)))
+		require.NoError(b, err)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPane), "ns/chunk")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPane*len(rows)), "ns/row")
 }

@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
@@ -142,8 +145,9 @@ func (s *sentTimes) add(t time.Time) {
 // the configured partition spec and table properties. Committers map its
 // field ids onto the real table's by name.
 type chunkEncoder struct {
-	tbl *table.Table
-	fs  *memIO
+	tbl    *table.Table
+	fs     *memIO
+	schema *arrow.Schema // the rows' Arrow schema, without field ids
 }
 
 // memLocation is the in-memory table's location; its data files are at
@@ -158,14 +162,13 @@ func newChunkEncoder(rows *rowSchema, spec iceberg.PartitionSpec, props iceberg.
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.arrow}, nil
 }
 
-// encode turns rec into one chunk per partition, appended to out. It
-// releases rec.
-func (e *chunkEncoder) encode(ctx context.Context, rec arrow.RecordBatch, sent time.Time, out [][]byte) ([][]byte, error) {
-	one := func(yield func(arrow.RecordBatch, error) bool) { yield(rec, nil) }
-	for df, err := range table.WriteRecords(ctx, e.tbl, rec.Schema(), one, table.WithMaxWriteWorkers(1)) {
+// encode turns batches into chunks, one per partition, appended to out.
+// Rows of one call share a row group. It releases the batches.
+func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
+	for df, err := range table.WriteRecords(ctx, e.tbl, e.schema, batches, table.WithMaxWriteWorkers(1)) {
 		if err != nil {
 			return out, err
 		}
@@ -180,6 +183,69 @@ func (e *chunkEncoder) encode(ctx context.Context, rec arrow.RecordBatch, sent t
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// batchSeq yields recs.
+func batchSeq(recs ...arrow.RecordBatch) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for i, r := range recs {
+			if !yield(r, nil) {
+				for _, r := range recs[i+1:] {
+					r.Release()
+				}
+				return
+			}
+		}
+	}
+}
+
+// decode yields the rows of chunks as record batches of the row schema.
+func (e *chunkEncoder) decode(ctx context.Context, chunks iter.Seq2[*chunk, error]) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for c, err := range chunks {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			pr, err := file.NewParquetReader(bytes.NewReader(c.parquet))
+			if err == nil {
+				var fr *pqarrow.FileReader
+				// Batches as large as the chunk: the reader allocates
+				// whole batches up front.
+				batch := min(max(c.meta.NumRows, 1), maxBatchRows)
+				fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batch}, memory.DefaultAllocator)
+				if err == nil {
+					err = e.yieldRecords(ctx, fr, yield)
+				}
+			}
+			if err == errStopped {
+				return
+			}
+			if err != nil {
+				yield(nil, fmt.Errorf("decoding a chunk of partition %q: %w", c.PartitionPath, err))
+				return
+			}
+		}
+	}
+}
+
+var errStopped = errors.New("stopped")
+
+func (e *chunkEncoder) yieldRecords(ctx context.Context, fr *pqarrow.FileReader, yield func(arrow.RecordBatch, error) bool) error {
+	rr, err := fr.GetRecordReader(ctx, nil, nil)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		// The same columns under the row schema, without the encode
+		// table's field ids.
+		if !yield(array.NewRecordBatch(e.schema, rec.Columns(), rec.NumRows()), nil) {
+			return errStopped
+		}
+	}
+	return rr.Err()
 }
 
 // partitionPath is the partition directory of a data file of the in-memory

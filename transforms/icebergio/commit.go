@@ -1,7 +1,6 @@
 package icebergio
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,11 +13,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
@@ -504,7 +498,7 @@ func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq
 		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", tbl.Identifier(), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
-	st, err := newStitcher(ctx, tbl, layout, s.cfg.TargetFileSize)
+	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize)
 	if err != nil {
 		return nil, err
 	}
@@ -527,56 +521,13 @@ func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq
 // rewriteFiles decodes chunks and writes their rows with iceberg-go.
 func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
 	var files []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.records(ctx, chunks), table.WithTargetFileSize(s.cfg.TargetFileSize)) {
+	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.enc.decode(ctx, chunks), table.WithTargetFileSize(s.cfg.TargetFileSize)) {
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
 	return files, nil
-}
-
-// records decodes chunks into record batches of the row schema.
-func (s *sink) records(ctx context.Context, chunks iter.Seq2[*chunk, error]) iter.Seq2[arrow.RecordBatch, error] {
-	return func(yield func(arrow.RecordBatch, error) bool) {
-		for c, err := range chunks {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			pr, err := file.NewParquetReader(bytes.NewReader(c.parquet))
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: maxBatchRows}, memory.DefaultAllocator)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			rr, err := fr.GetRecordReader(ctx, nil, nil)
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			for rr.Next() {
-				rec := rr.RecordBatch()
-				// The same columns under the row schema, without the
-				// encode table's field ids.
-				out := array.NewRecordBatch(s.rows.arrow, rec.Columns(), rec.NumRows())
-				if !yield(out, nil) {
-					rr.Release()
-					return
-				}
-			}
-			err = rr.Err()
-			rr.Release()
-			if err != nil {
-				yield(nil, fmt.Errorf("decoding a chunk of partition %q: %w", c.PartitionPath, err))
-				return
-			}
-		}
-	}
 }
 
 // expire drops old snapshots when the config asks for it. It runs after the

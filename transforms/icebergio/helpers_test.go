@@ -163,7 +163,7 @@ func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk,
 		bb.add(s.rows.rowPointer(&v))
 		if bb.rows == per || i == len(rows)-1 {
 			var err error
-			blobs, err = s.enc.encode(context.Background(), bb.batch(), time.Now(), blobs)
+			blobs, err = s.enc.encode(context.Background(), batchSeq(bb.batch()), time.Now(), blobs)
 			require.NoError(t, err)
 		}
 	}

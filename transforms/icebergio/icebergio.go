@@ -251,7 +251,7 @@ func (f *encodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) 
 
 func (f *encodeFn) flush(ctx context.Context, dest string, bb *batchBuilder, emit func(string, []byte)) error {
 	var err error
-	f.out, err = f.enc.encode(ctx, bb.batch(), time.Now(), f.out[:0])
+	f.out, err = f.enc.encode(ctx, batchSeq(bb.batch()), time.Now(), f.out[:0])
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: encoding rows as Parquet: %w", dest, err)
 	}

@@ -35,7 +35,9 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.rows", WriterID: "w"})
 	rows := unbox(benchRows(10_000))
-	res, err := s.commit(ctx, "st.rows", commitID("w", "global", 0), chunksOf(t, s, rows, 999))
+	// 9,500 rows are copied as one row group; the 500 left are below
+	// minRowGroupRows and re-encoded: two row groups either way.
+	res, err := s.commit(ctx, "st.rows", commitID("w", "global", 0), chunksOf(t, s, rows, 9500))
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Files)
 	require.Equal(t, int64(len(rows)), res.Rows)
@@ -52,11 +54,11 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 	f, err := file.OpenParquetFile(strings.TrimPrefix(stitched.FilePath(), "file://"), false)
 	require.NoError(t, err)
 	defer f.Close()
-	require.Equal(t, 11, f.NumRowGroups(), "one row group per chunk of 999 rows")
+	require.Equal(t, 2, f.NumRowGroups())
 	fi, err := os.Stat(strings.TrimPrefix(stitched.FilePath(), "file://"))
 	require.NoError(t, err)
 	require.Equal(t, fi.Size(), stitched.FileSizeBytes())
-	require.Len(t, stitched.SplitOffsets(), 11)
+	require.Len(t, stitched.SplitOffsets(), 2)
 
 	// The reference: iceberg-go writes the same rows as one file.
 	var ref []iceberg.DataFile
@@ -145,15 +147,65 @@ func TestTableWithAnotherSpecIsRewritten(t *testing.T) {
 // Files roll at the target size, between chunks; every row lands once.
 func TestStitchedFilesRollAtTargetSize(t *testing.T) {
 	ctx := context.Background()
-	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.roll", WriterID: "w", TargetFileSize: 16 << 10})
-	rows := unbox(benchRows(20_000))
-	res, err := s.commit(ctx, "st.roll", commitID("w", "global", 0), chunksOf(t, s, rows, 1000))
+	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.roll", WriterID: "w", TargetFileSize: 120 << 10})
+	rows := unbox(benchRows(100_000))
+	res, err := s.commit(ctx, "st.roll", commitID("w", "global", 0), chunksOf(t, s, rows, minRowGroupRows))
 	require.NoError(t, err)
 	require.Greater(t, res.Files, int64(2))
-	require.Less(t, res.Files, int64(20), "files hold several chunks")
+	require.Less(t, res.Files, int64(13), "files hold several chunks")
 	got := readRows[benchRow](t, loadTable(t, s.cat, "st.roll"))
 	sortRows(got)
 	require.Equal(t, rows, got)
+}
+
+// A pane of many tiny chunks (a runner's small bundles) becomes a file of
+// full row groups, not one row group per chunk.
+func TestSmallChunksShareRowGroups(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.small", WriterID: "w"})
+	rows := unbox(benchRows(maxBatchRows + 3000))
+	res, err := s.commit(ctx, "st.small", commitID("w", "global", 0), chunksOf(t, s, rows, 100))
+	require.NoError(t, err)
+	require.Equal(t, int64(1), res.Files)
+	tbl := loadTable(t, s.cat, "st.small")
+	files, err := currentDataFiles(ctx, tbl)
+	require.NoError(t, err)
+	f, err := file.OpenParquetFile(strings.TrimPrefix(files[0].FilePath(), "file://"), false)
+	require.NoError(t, err)
+	defer f.Close()
+	// The first row group is flushed once maxBatchRows rows are pending:
+	// the chunk that crosses the mark joins it.
+	require.Equal(t, 2, f.NumRowGroups())
+	require.GreaterOrEqual(t, f.RowGroup(0).NumRows(), int64(maxBatchRows))
+	got := readRows[benchRow](t, tbl)
+	sortRows(got)
+	require.Equal(t, rows, got)
+}
+
+// Past the pane's re-encoding budget small chunks are copied as they are:
+// the time after the trigger stays bounded.
+func TestReencodingIsBounded(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.budget", WriterID: "w"})
+	tbl, _, err := s.loadOrCreate(ctx, "st.budget")
+	require.NoError(t, err)
+	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
+	require.NoError(t, err)
+	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize)
+	require.NoError(t, err)
+	st.reencode = 500
+	for c, err := range chunksOf(t, s, clicks(0, 2000, "a"), 100) {
+		require.NoError(t, err)
+		require.NoError(t, st.add(ctx, c))
+	}
+	files, err := st.close(ctx)
+	require.NoError(t, err)
+	require.Len(t, files, 1)
+	f, err := file.OpenParquetFile(strings.TrimPrefix(files[0].FilePath(), "file://"), false)
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, 15+1, f.NumRowGroups(), "15 chunks copied, 5 re-encoded as one row group")
+	require.Equal(t, int64(2000), f.NumRows())
 }
 
 // A chunk that is not one (another version's, or corrupt) fails the pane
