@@ -327,11 +327,15 @@ func (f *stitchedFile) append(c *chunk) error {
 					*p += shift
 				}
 			}
-			// Page indexes and bloom filters sit after the row groups, in
-			// bytes not copied; readers do without them.
+			// Page indexes hold absolute page offsets of their own: they
+			// are left behind, and readers do without them.
 			cc.OffsetIndexOffset, cc.OffsetIndexLength = nil, nil
 			cc.ColumnIndexOffset, cc.ColumnIndexLength = nil, nil
-			md.BloomFilterOffset, md.BloomFilterLength = nil, nil
+			// Bloom filters (write.parquet.bloom-filter-enabled.column.*)
+			// are self-contained: they follow the column data.
+			if err := f.copyBloomFilter(c, &md.BloomFilterOffset, &md.BloomFilterLength); err != nil {
+				return err
+			}
 		}
 	}
 	if f.meta == nil {
@@ -339,6 +343,22 @@ func (f *stitchedFile) append(c *chunk) error {
 	} else if err := f.meta.AppendRowGroups(c.meta); err != nil {
 		return fmt.Errorf("chunk of partition %q: %w", c.PartitionPath, err)
 	}
+	return nil
+}
+
+// copyBloomFilter appends the bloom filter found at *off in c (*n bytes)
+// and points *off at the copy. A filter without both is dropped.
+func (f *stitchedFile) copyBloomFilter(c *chunk, off **int64, n **int32) error {
+	if *off == nil || *n == nil || **off <= 0 || **off+int64(**n) > int64(len(c.parquet)) {
+		*off, *n = nil, nil
+		return nil
+	}
+	if _, err := f.w.Write(c.parquet[**off : **off+int64(**n)]); err != nil {
+		return err
+	}
+	at := f.off
+	*off = &at
+	f.off += int64(**n)
 	return nil
 }
 

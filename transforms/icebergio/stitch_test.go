@@ -9,7 +9,9 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
@@ -86,6 +88,37 @@ func batches(t *testing.T, s *sink, rows []benchRow) func(yield func(arrow.Recor
 			bb.add(s.rows.rowPointer(&v))
 		}
 		yield(bb.batch(), nil)
+	}
+}
+
+// Bloom filters the table properties ask for survive stitching, each row
+// group pointing at its own.
+func TestStitchKeepsBloomFilters(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.bloom", WriterID: "w",
+		Properties: map[string]string{"write.parquet.bloom-filter-enabled.column.user_id": "true"}})
+	rows := append(clicks(0, minRowGroupRows, "ann"), clicks(minRowGroupRows, 2*minRowGroupRows, "bob")...)
+	_, err := s.commit(ctx, "st.bloom", commitID("w", "global", 0), chunksOf(t, s, rows, minRowGroupRows))
+	require.NoError(t, err)
+	files, err := currentDataFiles(ctx, loadTable(t, s.cat, "st.bloom"))
+	require.NoError(t, err)
+	f, err := file.OpenParquetFile(strings.TrimPrefix(files[0].FilePath(), "file://"), false)
+	require.NoError(t, err)
+	defer f.Close()
+	require.Equal(t, 2, f.NumRowGroups())
+	for rg, want := range []string{"ann", "bob"} {
+		r, err := f.GetBloomFilterReader().RowGroup(rg)
+		require.NoError(t, err)
+		bf, err := r.GetColumnBloomFilter(0) // user_id
+		require.NoError(t, err)
+		require.NotNil(t, bf, "row group %d has no bloom filter", rg)
+		typed := metadata.TypedBloomFilter[parquet.ByteArray]{BloomFilter: bf}
+		require.True(t, typed.Check(parquet.ByteArray(want)), "row group %d: %s", rg, want)
+		for _, absent := range []string{"ann", "bob", "carol"} {
+			if absent != want {
+				require.False(t, typed.Check(parquet.ByteArray(absent)), "row group %d: %s", rg, absent)
+			}
+		}
 	}
 }
 
