@@ -29,7 +29,7 @@ import (
 // small Parquet file: the unit the encode step sends through the shuffle.
 // Encoding in the bundle spreads the Parquet work over the window and makes
 // the shuffled pane a fraction of its Arrow size (a pane of 20M generated
-// clicks is under 1 MB, against 500 MB of Arrow); at the trigger the
+// clicks is under 1 MB, against about 400 MB of Arrow); at the trigger the
 // committer only concatenates the pane's row groups into data files (see
 // stitch.go).
 //
