@@ -125,6 +125,16 @@ def test_snapshot_history_matches_ours(catalog, spark_dump, histories, name):
   assert spark_history(spark_dump, name) == ours, f"{name}: Spark's {name}.snapshots differs from icebeam snapshots"
 
 
+@pytest.mark.parametrize("name", SINGLE + [templated_table(u) for u in CLICKS_USERS])
+def test_one_data_file_per_commit_and_partition(catalog, clicks_tables, name):
+  """A window's rows land in one file per partition (nothing here rolls on size)."""
+  for s in catalog.load_table(name).metadata.snapshots:
+    files = int(s.summary.get("added-data-files"))
+    partitions = int(s.summary.get("changed-partition-count") or 1)
+    assert files == partitions, (f"{name}: snapshot {s.snapshot_id} added {files} data files "
+                                 f"for {partitions} partition(s)")
+
+
 def test_partitioned_table_has_bucket_partitions(catalog, clicks_tables):
   tbl = catalog.load_table(CLICKS_BUCKETED)
   fields = [(tbl.schema().find_field(f.source_id).name, str(f.transform)) for f in tbl.spec().fields]
