@@ -37,23 +37,6 @@ func benchRows(n int) []any {
 	return rows
 }
 
-// encodeRows is the encode step: boxed rows -> Arrow batches -> chunks.
-func encodeRows(s *sink, rows []any) ([][]byte, error) {
-	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
-	var out [][]byte
-	var err error
-	for i := range rows {
-		bb.add(s.rows.rowPointer(&rows[i]))
-		if bb.rows == maxBatchRows || i == len(rows)-1 {
-			if out, err = s.enc.encode(context.Background(), batchSeq(bb.batch()), time.Now(), out); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return out, nil
-}
-
 func BenchmarkRowsToArrow(b *testing.B) {
 	rs, err := newRowSchema(reflect.TypeFor[benchRow]())
 	require.NoError(b, err)
@@ -86,20 +69,10 @@ func BenchmarkRowsToParquet(b *testing.B) {
 	var encode, commit time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		blobs, err := encodeRows(s, rows)
-		require.NoError(b, err)
+		blobs := encodeRows(b, s, rows, maxBatchRows)
 		encode += time.Since(start)
 		start = time.Now()
-		i := 0
-		next := func(p *[]byte) bool {
-			if i == len(blobs) {
-				return false
-			}
-			*p = blobs[i]
-			i++
-			return true
-		}
-		files, err := s.writeFiles(ctx, tbl, decodeChunks(next, new(sentTimes)))
+		files, err := s.writeFiles(ctx, tbl, decodeChunks(pane(blobs), new(sentTimes)))
 		require.NoError(b, err)
 		commit += time.Since(start)
 		for _, f := range files {
@@ -124,27 +97,15 @@ func BenchmarkSmallChunks(b *testing.B) {
 	for i := range rows {
 		rows[i] = click{UserID: "user-" + string(rune('0'+i%10)), Seq: int64(i), TS: int64(i)}
 	}
-	chunks := chunksOf(b, s, rows, len(rows))
-	var blob [][]byte
-	for c, err := range chunks {
-		require.NoError(b, err)
-		b2, err := appendChunk(nil, c.chunkHeader, c.parquet)
-		require.NoError(b, err)
-		blob = append(blob, b2)
-	}
+	chunk := encodeRows(b, s, rows, len(rows))[0]
 	const perPane = 200
+	blobs := make([][]byte, perPane)
+	for i := range blobs {
+		blobs[i] = chunk
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		n := 0
-		next := func(p *[]byte) bool {
-			if n == perPane {
-				return false
-			}
-			*p = blob[0]
-			n++
-			return true
-		}
-		_, err := s.writeFiles(ctx, tbl, decodeChunks(next, new(sentTimes)))
+		_, err := s.writeFiles(ctx, tbl, decodeChunks(pane(blobs), new(sentTimes)))
 		require.NoError(b, err)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPane), "ns/chunk")

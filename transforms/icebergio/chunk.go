@@ -38,7 +38,8 @@ import (
 type chunk struct {
 	chunkHeader
 	parquet []byte
-	meta    *metadata.FileMetaData // parquet's footer
+	file    *file.Reader           // over parquet, its footer parsed
+	meta    *metadata.FileMetaData // file's footer
 }
 
 // chunkHeader is what the committer needs besides the Parquet bytes.
@@ -101,12 +102,12 @@ func decodeChunk(b []byte) (*chunk, error) {
 	if err := gob.NewDecoder(bytes.NewReader(rest[k : k+int(n)])).Decode(&c.chunkHeader); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk's header: %w", err)
 	}
-	r, err := file.NewParquetReader(bytes.NewReader(c.parquet))
-	if err != nil {
+	var err error
+	if c.file, err = file.NewParquetReader(bytes.NewReader(c.parquet)); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk (partition %q): %w", c.PartitionPath, err)
 	}
-	c.meta = r.MetaData()
-	return c, r.Close()
+	c.meta = c.file.MetaData()
+	return c, nil
 }
 
 // decodeChunks yields the chunks next returns, one at a time, so a pane is
@@ -155,8 +156,14 @@ type chunkEncoder struct {
 // memLocation/data/<partition path>/<name>.
 const memLocation = "mem://icebeam"
 
-func newChunkEncoder(rows *rowSchema, spec iceberg.PartitionSpec, props iceberg.Properties) (*chunkEncoder, error) {
-	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
+// newChunkEncoder encodes rows as tables cfg creates are laid out: its
+// partition spec and table properties.
+func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
+	spec, err := partitionSpec(cfg.PartitionBy, rows.iceberg)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, cfg.tableProperties())
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
 	}
@@ -208,16 +215,12 @@ func (e *chunkEncoder) decode(ctx context.Context, chunks iter.Seq2[*chunk, erro
 				yield(nil, err)
 				return
 			}
-			pr, err := file.NewParquetReader(bytes.NewReader(c.parquet))
+			// Batches as large as the chunk: the reader allocates whole
+			// batches up front.
+			batch := min(max(c.meta.NumRows, 1), maxBatchRows)
+			fr, err := pqarrow.NewFileReader(c.file, pqarrow.ArrowReadProperties{BatchSize: batch}, memory.DefaultAllocator)
 			if err == nil {
-				var fr *pqarrow.FileReader
-				// Batches as large as the chunk: the reader allocates
-				// whole batches up front.
-				batch := min(max(c.meta.NumRows, 1), maxBatchRows)
-				fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batch}, memory.DefaultAllocator)
-				if err == nil {
-					err = e.yieldRecords(ctx, fr, yield)
-				}
+				err = e.yieldRecords(ctx, fr, yield)
 			}
 			if err == errStopped {
 				return

@@ -93,7 +93,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	enc, err := newChunkEncoder(rows, spec, cfg.tableProperties())
+	enc, err := newChunkEncoder(rows, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -374,7 +374,6 @@ func unknownCommitState(err error) bool {
 		errors.Is(err, rest.ErrServiceUnavailable) || errors.As(err, &nerr)
 }
 
-// tryCommit makes one commit attempt on tbl and returns the new snapshot id.
 // commitLocks holds one mutex per catalog and table for lockTable.
 var commitLocks sync.Map // "catalog-uri table" -> *sync.Mutex
 
@@ -386,6 +385,7 @@ func lockTable(key string) (unlock func()) {
 	return mu.(*sync.Mutex).Unlock
 }
 
+// tryCommit makes one commit attempt on tbl and returns the new snapshot id.
 func (s *sink) tryCommit(ctx context.Context, tbl *table.Table, replace bool, writeSchema *iceberg.Schema, files []iceberg.DataFile, commitID string, summary iceberg.Properties) (int64, error) {
 	tx := tbl.NewTransaction()
 	props := iceberg.Properties{CommitIDKey: commitID}

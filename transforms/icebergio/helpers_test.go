@@ -151,9 +151,9 @@ func setValue(t *testing.T, fv reflect.Value, arr arrow.Array, r int) {
 	}
 }
 
-// chunksOf turns rows into chunks of at most per rows with the sink's own
-// encode step.
-func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk, error] {
+// encodeRows is the encode step: rows -> Arrow batches of at most per rows
+// -> chunks.
+func encodeRows[T any](t testing.TB, s *sink, rows []T, per int) [][]byte {
 	t.Helper()
 	var blobs [][]byte
 	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
@@ -167,15 +167,28 @@ func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk,
 			require.NoError(t, err)
 		}
 	}
-	// Decoded as they are consumed, as in a pane: stitching a chunk
-	// rewrites the offsets in its footer.
-	return func(yield func(*chunk, error) bool) {
-		for _, b := range blobs {
-			if !yield(decodeChunk(b)) {
-				return
-			}
+	return blobs
+}
+
+// pane hands blobs to decodeChunks as a GroupByKey's value iterator would.
+func pane(blobs [][]byte) func(*[]byte) bool {
+	i := 0
+	return func(p *[]byte) bool {
+		if i == len(blobs) {
+			return false
 		}
+		*p = blobs[i]
+		i++
+		return true
 	}
+}
+
+// chunksOf turns rows into chunks of at most per rows with the sink's own
+// encode step. They are decoded as they are consumed, as in a pane:
+// stitching a chunk rewrites the offsets in its footer.
+func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk, error] {
+	t.Helper()
+	return decodeChunks(pane(encodeRows(t, s, rows, per)), new(sentTimes))
 }
 
 func newTestSink[T any](t testing.TB, cfg Config) *sink {

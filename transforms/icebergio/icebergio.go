@@ -206,11 +206,7 @@ func (f *encodeFn) Setup() error {
 	if f.dest, err = newDestination(f.Cfg.Table, f.rows); err != nil {
 		return err
 	}
-	spec, err := partitionSpec(f.Cfg.PartitionBy, f.rows.iceberg)
-	if err != nil {
-		return err
-	}
-	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg.tableProperties())
+	f.enc, err = newChunkEncoder(f.rows, f.Cfg)
 	return err
 }
 
