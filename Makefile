@@ -5,12 +5,15 @@ GO ?= go
 
 # test runs every check CI runs: formatting, vet, all Go tests (real prism
 # pipelines, the embedded REST catalog, fake-gcs-server, loopback token
-# endpoints), then the interop suite against Spark and pyiceberg when Java and
-# Python are present (INTEROP=require makes their absence an error, as in CI).
+# endpoints, and the Flink lane: both pipelines on Beam's portable Flink and
+# Spark runners, whose job servers scripts/jobserver.sh assembles from Maven
+# Central into .cache/), then the interop suite against Spark and pyiceberg
+# when Java and Python are present. INTEROP=require and JOBSERVER=require
+# make a missing Java, Maven or Python an error, as in CI.
 test: lint gotest interop
 
 gotest:
-	$(GO) test -count=1 -timeout 60m ./...
+	JOBSERVER=$(JOBSERVER) $(GO) test -count=1 -timeout 80m ./...
 
 interop:
 	@if command -v java >/dev/null && command -v python3 >/dev/null; then ./interop/run.sh; \

@@ -206,7 +206,13 @@ func InFlexTemplate() bool { return os.Getenv("FLEX_TEMPLATE_GO_BINARY") != "" }
 //     asks only for the job file): the launcher waits for the program to
 //     exit, and Dataflow's runner would otherwise wait for the job to finish,
 //     which a streaming job never does.
+//
+// With --worker_pool it does not return: the process serves as an external
+// worker pool until it is stopped.
 func ConfigureRunner() {
+	if *workerPool != "" {
+		serveWorkerPool(*workerPool)
+	}
 	if Local() {
 		return
 	}
@@ -223,7 +229,7 @@ func ConfigureRunner() {
 	}
 }
 
-// Waits reports whether beamx.Run returns only once the pipeline has
+// Waits reports whether Run returns only once the pipeline has
 // finished, so that its output can be read back: not for the vet and dot
 // runners (they only build the pipeline), --dry_run, --template_location
 // (they submit nothing), or --async / --execute_async (they return once the

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
@@ -31,6 +30,7 @@ var (
 	interval     = flag.Duration("interval", 5*time.Second, "time between generated rows")
 	partitionBy  partitionFields
 	duration     = flag.Duration("duration", 0, "stop generating after this long and finish once the last window is committed; 0 runs until cancelled")
+	seqColumn    = flag.Bool("seq_column", false, "add a column seq holding each row's position in the stream (0, 1, 2, ...), to check that every row landed exactly once")
 
 	catalogFlags catalog.Config
 
@@ -66,8 +66,9 @@ func main() {
 	}
 	defer stop()
 
+	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
-	rows := clicks.Generate(s, clicks.Config{Interval: *interval, Duration: *duration})
+	rows := clicks.Generate(s, clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn})
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
 		Catalog:             cfg,
 		Table:               *icebergTable,
@@ -75,7 +76,7 @@ func main() {
 		PartitionBy:         partitionBy,
 	}, rows)
 
-	if err := beamx.Run(ctx, p); err != nil {
+	if _, err := launch.Run(ctx, p); err != nil {
 		stop()
 		log.Fatalf("clicks: %v", err)
 	}

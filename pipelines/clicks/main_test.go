@@ -47,6 +47,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"interval":                     "5 seconds",
 			"duration":                     "forever",
 			"partition_by":                 "bucket(user_id)",
+			"seq_column":                   "yes",
 		}),
 	})
 	for _, err := range errs {

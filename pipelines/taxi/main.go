@@ -25,7 +25,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -101,7 +100,7 @@ func run(ctx context.Context) error {
 	}, stats)
 
 	start := time.Now()
-	if err := beamx.Run(ctx, p); err != nil {
+	if _, err := launch.Run(ctx, p); err != nil {
 		return fmt.Errorf("pipeline failed, table %s.%s left as it was: %w", *namespace, *tableName, err)
 	}
 	if !launch.Waits() {

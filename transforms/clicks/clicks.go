@@ -27,6 +27,14 @@ type Click struct {
 	ClickCount int64  `beam:"click_count"`
 }
 
+// SequencedClick is a Click with its position in the stream, so that a
+// reader can check delivery: every Seq 0..n-1 exactly once.
+type SequencedClick struct {
+	Seq        int64  `beam:"seq"`
+	UserID     string `beam:"user_id"`
+	ClickCount int64  `beam:"click_count"`
+}
+
 // ForIndex is the row the example generates for sequence number i.
 func ForIndex(i int64) Click {
 	return Click{UserID: userIDs[i%10], ClickCount: i % 100}
@@ -53,14 +61,17 @@ type Config struct {
 	Duration time.Duration
 	// Start is when row 0 is due; zero means now.
 	Start time.Time
+	// Sequenced emits SequencedClick rows instead of Click.
+	Sequenced bool
 }
 
 // unbounded is how far "until cancelled" reaches: far enough for any job,
 // near enough that the row count stays in an int64 at a 1ns interval.
 const unbounded = 100 * 365 * 24 * time.Hour
 
-// Generate returns the unbounded PCollection<Click> for rows 0, 1, 2, ...,
-// each timestamped at the moment it fell due.
+// Generate returns the unbounded PCollection<Click> (or
+// PCollection<SequencedClick>) for rows 0, 1, 2, ..., each timestamped at
+// the moment it fell due.
 func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	s = s.Scope("clicks.Generate")
 	if cfg.Interval <= 0 {
@@ -77,7 +88,11 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 		length = unbounded
 	}
 	sp := span{StartNanos: cfg.Start.UnixNano(), IntervalNanos: int64(cfg.Interval), Rows: int64(length / cfg.Interval)}
-	return beam.ParDo(s, &generateFn{}, beam.Create(s, sp))
+	row := reflect.TypeFor[Click]()
+	if cfg.Sequenced {
+		row = reflect.TypeFor[SequencedClick]()
+	}
+	return beam.ParDo(s, &generateFn{Sequenced: cfg.Sequenced}, beam.Create(s, sp), beam.TypeDefinition{Var: beam.XType, T: row})
 }
 
 // span is the generator's one input element: Rows rows, row i due at
@@ -106,11 +121,18 @@ const (
 	// blockRows is how many due rows the generator claims at once; the
 	// clock is read once per block, not per row.
 	blockRows = 4096
-	// maxBundle is how long one bundle emits before it checkpoints: the
-	// runner passes a bundle's output downstream only when the bundle
-	// ends, so a source that is behind must still end bundles to make
-	// progress visible to triggers.
-	maxBundle = 100 * time.Millisecond
+	// maxBundle is how long one bundle emits, sleeping in between, before
+	// it checkpoints. Bundles must end: prism passes a bundle's output
+	// downstream only when it ends, and Flink checkpoints between bundles.
+	// They must not end often: Flink's portable runner (Beam 2.70) keeps a
+	// state name for every self-checkpoint of a splittable DoFn and fails
+	// past 32,767 of them (apache/beam#27648), and rounds the requested
+	// delay down to whole seconds, so that frequent short sleeps become a
+	// busy loop of checkpoints. One a second lasts about nine hours there.
+	maxBundle = time.Second
+	// maxSleep bounds one sleep inside a bundle, so that a split or a
+	// cancellation is noticed soon.
+	maxSleep = 50 * time.Millisecond
 	// minWake is the shortest sleep between bundles: at sub-millisecond
 	// intervals the rows due meanwhile are emitted together.
 	minWake = 10 * time.Millisecond
@@ -119,7 +141,9 @@ const (
 // generateFn emits the rows of a span as they fall due. It is splittable
 // so that it can sleep between wake-ups (a resumed residual) and emit in
 // bundles of bounded length.
-type generateFn struct{}
+type generateFn struct {
+	Sequenced bool
+}
 
 func (*generateFn) CreateInitialRestriction(sp span) offsetrange.Restriction {
 	return offsetrange.Restriction{Start: 0, End: sp.Rows}
@@ -147,28 +171,41 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 	return &sdf.ManualWatermarkEstimator{}
 }
 
-func (*generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, Click)) (sdf.ProcessContinuation, error) {
+func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
 	began := time.Now()
 	now := began
 	for {
 		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
 		for i := from; i < to; i++ {
-			emit(mtime.FromTime(sp.dueAt(i)), ForIndex(i))
+			c := ForIndex(i)
+			if f.Sequenced {
+				emit(mtime.FromTime(sp.dueAt(i)), SequencedClick{Seq: i, UserID: c.UserID, ClickCount: c.ClickCount})
+			} else {
+				emit(mtime.FromTime(sp.dueAt(i)), c)
+			}
 		}
 		if done {
 			return sdf.StopProcessing(), nil
 		}
 		we.UpdateWatermark(sp.dueAt(to))
 		now = time.Now()
-		if to == from { // caught up: sleep until the next row is due
-			return sdf.ResumeProcessingIn(max(sp.dueAt(to).Sub(now), minWake)), nil
-		}
-		if now.Sub(began) >= maxBundle {
-			return sdf.ResumeProcessingIn(0), nil
-		}
 		if ctx.Err() != nil {
 			return sdf.ResumeProcessingIn(0), nil
 		}
+		if to > from {
+			if now.Sub(began) >= maxBundle {
+				return sdf.ResumeProcessingIn(0), nil
+			}
+			continue
+		}
+		// Caught up: wait for the next row in this bundle if it falls
+		// due before the bundle should end, else in a new one.
+		wait := sp.dueAt(to).Sub(now)
+		if now.Add(wait).Sub(began) >= maxBundle {
+			return sdf.ResumeProcessingIn(max(wait, minWake)), nil
+		}
+		time.Sleep(min(max(wait, 0), maxSleep))
+		now = time.Now()
 	}
 }
 
@@ -275,8 +312,9 @@ func (t *blockTracker) IsBounded() bool { return true }
 
 func init() {
 	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blockTracker, span,
-		func(beam.EventTime, Click), sdf.ProcessContinuation, error](&generateFn{})
-	register.Emitter2[beam.EventTime, Click]()
+		func(beam.EventTime, beam.X), sdf.ProcessContinuation, error](&generateFn{})
+	register.Emitter2[beam.EventTime, beam.X]()
 	beam.RegisterType(reflect.TypeOf((*Click)(nil)).Elem())
+	beam.RegisterType(reflect.TypeOf((*SequencedClick)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*span)(nil)).Elem())
 }

@@ -48,6 +48,19 @@ func TestGenerateEmitsEveryDueRowOnce(t *testing.T) {
 	ptest.RunAndValidate(t, p)
 }
 
+func TestGenerateSequenced(t *testing.T) {
+	const n = 300
+	interval := time.Millisecond
+	p, s := beam.NewPipelineWithRoot()
+	got := Generate(s, Config{Interval: interval, Duration: n * interval, Start: time.Now().Add(-time.Minute), Sequenced: true})
+	want := make([]any, n)
+	for i := range want {
+		want[i] = SequencedClick{Seq: int64(i), UserID: "user-" + string(rune('0'+i%10)), ClickCount: int64(i % 100)}
+	}
+	passert.Equals(s, got, want...)
+	ptest.RunAndValidate(t, p)
+}
+
 // A runner may split the restriction while rows are being claimed in
 // blocks: a block claim is clipped to the new end, never past it, and the
 // residual starts right after it, so no row is lost or claimed twice.

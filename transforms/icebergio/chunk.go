@@ -23,6 +23,7 @@ import (
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
 )
 
 // A chunk is one bundle's rows of one table and partition, encoded as a
@@ -44,17 +45,24 @@ type chunk struct {
 
 // chunkHeader is what the committer needs besides the Parquet bytes.
 type chunkHeader struct {
+	// ID is random, drawn when the chunk is encoded: a pane's commit id
+	// is derived from its chunks' ids (see paneCommitID), so a replayed
+	// pane is recognised by what it holds, and two panes of equal rows
+	// are not mistaken for one another.
+	ID            chunkID
 	SentMS        int64            // wall clock when the encode step sent it, unix ms
 	PartitionPath string           // e.g. "user_id_bucket=3"; "" when unpartitioned
 	Partition     []partitionValue // transform results by partition field id
 }
+
+type chunkID [16]byte
 
 type partitionValue struct {
 	FieldID int
 	Value   any
 }
 
-const chunkMagic = "IBC1"
+const chunkMagic = "IBC2"
 
 func init() {
 	// The Go types iceberg-go gives partition values of the column types
@@ -180,7 +188,7 @@ func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.Recor
 		if err != nil {
 			return out, err
 		}
-		h := chunkHeader{SentMS: sent.UnixMilli(), PartitionPath: partitionPath(df.FilePath())}
+		h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent.UnixMilli(), PartitionPath: partitionPath(df.FilePath())}
 		for id, v := range df.Partition() {
 			h.Partition = append(h.Partition, partitionValue{FieldID: id, Value: v})
 		}

@@ -1,7 +1,10 @@
 package icebergio
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"iter"
@@ -23,7 +26,9 @@ import (
 
 // Snapshot summary and table property keys that carry commit ids.
 const (
-	// CommitIDKey names the snapshot summary entry holding the commit id.
+	// CommitIDKey names the snapshot summary entry holding the commit id:
+	// "<writer id>/<pane hash>", the hash taken over the ids of the
+	// pane's chunks (see paneCommitID).
 	CommitIDKey = "icebeam.commit-id"
 	// BatchesSentKey names the snapshot summary entry of a streaming commit
 	// holding when the pane's first and last row batches were sent to the
@@ -36,17 +41,25 @@ const (
 	// at the previous firing), the last pane no sooner than last_k.
 	BatchesSentKey = "icebeam.batches-sent-ms"
 	PaneTimingKey  = "icebeam.pane-timing"
-	// MarkerKeyPrefix + WriterID is the table property holding the commit
-	// id of the writer's highest pane (of its latest run and window) up to
-	// which every pane has landed, and its time ("<commit id>@<unix ms>");
-	// unlike snapshots it survives snapshot expiry.
-	MarkerKeyPrefix = "icebeam.last-commit-id."
+	// CommitsKeyPrefix + WriterID is the table property holding the pane
+	// hashes of the writer's most recent commits and the time of the last
+	// one ("<hash>,<hash>,...@<unix ms>"). Unlike snapshots it survives
+	// snapshot expiry, so a pane replayed after its snapshot expired is
+	// still recognised.
+	CommitsKeyPrefix = "icebeam.commits."
 )
 
-// markerTTL is how long another writer's marker is kept. No retried bundle
-// outlives it, so older markers (of finished jobs with random writer ids)
-// are dropped instead of piling up in the table's metadata.
-const markerTTL = 7 * 24 * time.Hour
+// recentCommits is how many pane hashes CommitsKeyPrefix keeps per writer.
+// A runner replays only panes whose commit it has not yet acknowledged: on
+// Flink those since the last completed checkpoint, on Dataflow the panes of
+// one retried bundle; a few per table.
+const recentCommits = 32
+
+// writerTTL is how long another writer's recent commits are kept after its
+// last one. No replayed pane outlives it, so the lists of finished jobs
+// (with random writer ids) are dropped instead of piling up in the table's
+// metadata.
+const writerTTL = 7 * 24 * time.Hour
 
 // CommitResult describes one commit (or one skipped duplicate) of a pane of
 // rows to one table.
@@ -72,9 +85,15 @@ var (
 	latencyDist      = beam.NewDistribution("icebergio", "commit_latency_ms")
 )
 
-// maxCommitAttempts bounds retries of 409 conflicts and unknown commit
-// states; with the backoff below that is about half a minute.
-const maxCommitAttempts = 12
+// retryFor is how long one pane's commit retries failures that may pass
+// (409 conflicts, 5xx answers, an unreachable catalog, rejected tokens):
+// one and a half triggering periods, at least 10 s. A commit that cannot
+// succeed then fails its bundle, with the table and the cause, before the
+// next pane's commit would be due, and a stream whose catalog stays down
+// fails instead of stalling.
+func (s *sink) retryFor() time.Duration {
+	return max(10*time.Second, s.cfg.TriggeringFrequency*3/2)
+}
 
 // sink writes and commits panes of rows to tables. It is the part of the
 // transform that runs on workers, kept free of Beam types so that tests can
@@ -100,7 +119,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc}, nil
 }
 
-func (s *sink) markerKey() string { return MarkerKeyPrefix + s.cfg.WriterID }
+func (s *sink) commitsKey() string { return CommitsKeyPrefix + s.cfg.WriterID }
 
 // loadOrCreate loads dest, creating its namespace and the table (from the
 // row schema, with the partition spec and properties) when missing.
@@ -137,11 +156,8 @@ func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table,
 }
 
 // landed reports whether commitID is already part of tbl: in a snapshot's
-// summary, or covered by this writer's marker, which names the highest pane
-// of a run and window up to which every pane has landed (the snapshots
-// themselves may have expired). Panes of one table can commit out of order
-// (a runner may process a later pane's bundle first), so a later pane's
-// commit alone proves nothing about earlier ones.
+// summary, or among the writer's recent commits, which outlive snapshot
+// expiry.
 func (s *sink) landed(tbl *table.Table, commitID string) (snapshotID int64, ok bool) {
 	meta := tbl.Metadata()
 	snaps := meta.Snapshots()
@@ -150,61 +166,42 @@ func (s *sink) landed(tbl *table.Table, commitID string) (snapshotID int64, ok b
 			return snaps[i].SnapshotID, true
 		}
 	}
-	value, has := meta.Properties()[s.markerKey()]
-	if !has {
-		return 0, false
-	}
-	marker, _ := splitMarker(value)
-	if marker == commitID {
-		return 0, true
-	}
-	prefix, pane, ok1 := splitCommitID(commitID)
-	mprefix, mpane, ok2 := splitCommitID(marker)
-	return 0, ok1 && ok2 && prefix == mprefix && pane <= mpane
+	hashes, _ := splitRecent(meta.Properties()[s.commitsKey()])
+	_, hash, _ := strings.Cut(commitID, "/")
+	return 0, slices.Contains(strings.Split(hashes, ","), hash)
 }
 
-// nextMarker is the marker to store when commitID lands on tbl: the highest
-// pane of commitID's run and window such that it and every earlier pane have
-// landed. ok is false while pane 0 of that run and window has not landed:
-// the marker is then left as it is.
-func (s *sink) nextMarker(tbl *table.Table, commitID string) (marker string, ok bool) {
-	prefix, pane, ok := splitCommitID(commitID)
-	if !ok {
-		return commitID, true
+// withCommit is the writer's recent-commits list (the value of its
+// CommitsKeyPrefix property, without the time) once commitID lands.
+func withCommit(recent, commitID string) string {
+	_, hash, _ := strings.Cut(commitID, "/")
+	if recent == "" {
+		return hash
 	}
-	meta := tbl.Metadata()
-	upTo := int64(-1)
-	if v, has := meta.Properties()[s.markerKey()]; has {
-		m, _ := splitMarker(v)
-		if mprefix, mpane, ok := splitCommitID(m); ok && mprefix == prefix {
-			upTo = mpane
-		}
-	}
-	done := map[int64]bool{pane: true}
-	for _, snap := range meta.Snapshots() {
-		if snap.Summary == nil {
-			continue
-		}
-		if p, n, ok := splitCommitID(snap.Summary.Properties[CommitIDKey]); ok && p == prefix {
-			done[n] = true
-		}
-	}
-	for done[upTo+1] {
-		upTo++
-	}
-	if upTo < 0 {
-		return "", false
-	}
-	return prefix + "/" + strconv.FormatInt(upTo, 10), true
+	list := append(strings.Split(recent, ","), hash)
+	return strings.Join(list[max(0, len(list)-recentCommits):], ",")
 }
 
-// commitID is deterministic per writer, run, window and pane, so a retried
-// bundle produces the same id as the attempt it replays.
-func commitID(writer, window string, pane int64) string {
-	return writer + "/" + window + "/" + strconv.FormatInt(pane, 10)
+// paneCommitID is the commit id of a pane of chunks: the writer id and a
+// hash of the chunks' ids, in any order. A runner that replays a pane
+// (a retried bundle, a Flink restore of buffered input) hands the same
+// chunks to the committer again and gets the same id, so the replay is
+// skipped; a pane re-formed from replayed rows holds new chunks and is
+// committed, so a failover can duplicate rows but never lose them. The id
+// does not involve the pane's index or window, which restarts renumber.
+func paneCommitID(writer string, ids []chunkID) string {
+	sorted := slices.Clone(ids)
+	slices.SortFunc(sorted, func(a, b chunkID) int { return bytes.Compare(a[:], b[:]) })
+	h := sha256.New()
+	for _, id := range sorted {
+		h.Write(id[:])
+	}
+	return writer + "/" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-func splitMarker(v string) (commitID string, at time.Time) {
+// splitRecent splits a CommitsKeyPrefix property value into its list of
+// pane hashes and the time of the last commit.
+func splitRecent(v string) (hashes string, at time.Time) {
 	i := strings.LastIndexByte(v, '@')
 	if i < 0 {
 		return v, time.Time{}
@@ -216,48 +213,37 @@ func splitMarker(v string) (commitID string, at time.Time) {
 	return v[:i], time.UnixMilli(ms)
 }
 
-// staleMarkers lists other writers' markers older than markerTTL.
-func (s *sink) staleMarkers(props iceberg.Properties, now time.Time) []string {
+// staleWriters lists other writers' recent-commits properties whose last
+// commit is older than writerTTL.
+func (s *sink) staleWriters(props iceberg.Properties, now time.Time) []string {
 	var stale []string
 	for k, v := range props {
-		if !strings.HasPrefix(k, MarkerKeyPrefix) || k == s.markerKey() {
+		if !strings.HasPrefix(k, CommitsKeyPrefix) || k == s.commitsKey() {
 			continue
 		}
-		if _, at := splitMarker(v); !at.IsZero() && now.Sub(at) > markerTTL {
+		if _, at := splitRecent(v); !at.IsZero() && now.Sub(at) > writerTTL {
 			stale = append(stale, k)
 		}
 	}
 	return stale
 }
 
-func splitCommitID(id string) (prefix string, pane int64, ok bool) {
-	i := strings.LastIndexByte(id, '/')
-	if i < 0 {
-		return "", 0, false
-	}
-	n, err := strconv.ParseInt(id[i+1:], 10, 64)
-	return id[:i], n, err == nil
-}
-
-// commit writes chunks as data files of dest and commits them once under
-// commitID. It is idempotent: if commitID already landed nothing is written.
-func (s *sink) commit(ctx context.Context, dest, commitID string, chunks iter.Seq2[*chunk, error]) (CommitResult, error) {
-	return s.commitPane(ctx, dest, commitID, chunks, nil)
-}
-
-// commitPane is commit with extra snapshot summary entries, asked for once
-// chunks are consumed (summary may be nil).
-func (s *sink) commitPane(ctx context.Context, dest, commitID string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
-	res := CommitResult{Table: dest, CommitID: commitID}
-	tbl, created, err := s.loadOrCreate(ctx, dest)
+// commit writes a pane's chunks as data files of dest and commits them
+// once, under the pane's commit id (paneCommitID), with extra snapshot
+// summary entries asked for once the chunks are consumed (summary may be
+// nil). It is idempotent: a pane that already landed is not committed
+// again, and the files written for it are removed.
+func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
+	res := CommitResult{Table: dest}
+	deadline := time.Now().Add(s.retryFor())
+	var tbl *table.Table
+	var created bool
+	err := s.retry(ctx, deadline, dest, "loading the table", func() (err error) {
+		tbl, created, err = s.loadOrCreate(ctx, dest)
+		return err
+	})
 	if err != nil {
 		return res, err
-	}
-	if id, ok := s.landed(tbl, commitID); ok {
-		skippedCounter.Inc(ctx, 1)
-		log.Infof(ctx, "icebergio: table %s commit %s already landed (snapshot %d): skipped", dest, commitID, id)
-		res.SnapshotID, res.Skipped = id, true
-		return res, nil
 	}
 	replace := s.cfg.Mode == CreateOrReplace && !created
 
@@ -267,20 +253,32 @@ func (s *sink) commitPane(ctx context.Context, dest, commitID string, chunks ite
 	if replace {
 		tx := tbl.NewTransaction()
 		if err := s.evolveSchema(tx, tbl.Schema()); err != nil {
-			return res, fmt.Errorf("icebergio: table %s commit %s: %w", dest, commitID, err)
+			return res, fmt.Errorf("icebergio: table %s: %w", dest, err)
 		}
 		staged, err := tx.StagedTable()
 		if err != nil {
-			return res, fmt.Errorf("icebergio: table %s commit %s: staging schema: %w", dest, commitID, err)
+			return res, fmt.Errorf("icebergio: table %s: staging schema: %w", dest, err)
 		}
 		writeTbl = staged.Table
 	}
 	writeStart := time.Now()
-	files, err := s.writeFiles(ctx, writeTbl, chunks)
+	var ids []chunkID
+	files, err := s.writeFiles(ctx, writeTbl, func(yield func(*chunk, error) bool) {
+		for c, err := range chunks {
+			if err == nil {
+				ids = append(ids, c.ID)
+			}
+			if !yield(c, err) {
+				return
+			}
+		}
+	})
 	writeMS := time.Since(writeStart).Milliseconds()
 	if err != nil {
-		return res, fmt.Errorf("icebergio: table %s commit %s: writing data files: %w", dest, commitID, err)
+		return res, fmt.Errorf("icebergio: table %s: writing data files: %w", dest, err)
 	}
+	commitID := paneCommitID(s.cfg.WriterID, ids)
+	res.CommitID = commitID
 	for _, f := range files {
 		res.Files++
 		res.Rows += f.Count()
@@ -301,57 +299,64 @@ func (s *sink) commitPane(ctx context.Context, dest, commitID string, chunks ite
 	// fresh base saves a 409 round trip, and some catalogs (Nessie 0.99)
 	// fail to reject a stale first commit at all.
 	defer lockTable(s.cfg.Catalog.URI + " " + dest)()
-	if tbl, err = s.cat.LoadTable(ctx, tbl.Identifier()); err != nil {
+	ident := tbl.Identifier()
+	if err := s.retry(ctx, deadline, dest, "reloading before commit", func() (err error) {
+		tbl, err = s.cat.LoadTable(ctx, ident)
+		return err
+	}); err != nil {
+		s.removeFiles(ctx, writeTbl, files)
 		return res, fmt.Errorf("icebergio: table %s commit %s: reloading before commit: %w", dest, commitID, err)
 	}
-	// A duplicate attempt of this bundle may have landed while we wrote.
+	// A replayed pane, or a duplicate attempt of this bundle that landed
+	// while we wrote.
 	if id, ok := s.landed(tbl, commitID); ok {
-		skippedCounter.Inc(ctx, 1)
-		log.Infof(ctx, "icebergio: table %s commit %s landed by another attempt (snapshot %d): skipped", dest, commitID, id)
-		res.SnapshotID, res.Skipped = id, true
-		return res, nil
+		return s.skip(ctx, res, tbl, id, files), nil
 	}
-	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
+	maybeLanded := false // an attempt ended in an unknown state
+	for attempt, backoff := 1, firstBackoff; ; attempt++ {
 		snap, err := s.tryCommit(ctx, tbl, replace, writeTbl.Schema(), files, commitID, props)
 		if err == nil {
 			res.SnapshotID = snap
 			break
 		}
 		conflict := errors.Is(err, table.ErrCommitFailed)
-		if !conflict && !unknownCommitState(err) {
+		if !conflict && !transient(err) {
+			if !maybeLanded {
+				s.removeFiles(ctx, tbl, files)
+			}
 			return res, fmt.Errorf("icebergio: table %s commit %s failed: %w", dest, commitID, err)
 		}
+		maybeLanded = maybeLanded || unknownCommitState(err)
 		// Reload and look for our commit id: after an unknown state the
 		// server may have applied it; after a conflict a zombie attempt of
 		// this same bundle may be the one that won.
-		fresh, rerr := s.cat.LoadTable(ctx, tbl.Identifier())
-		if rerr != nil {
+		var fresh *table.Table
+		if rerr := s.retry(ctx, deadline, dest, "reloading after a failed commit", func() (err error) {
+			fresh, err = s.cat.LoadTable(ctx, ident)
+			return err
+		}); rerr != nil {
 			return res, fmt.Errorf("icebergio: table %s commit %s: reloading after %v: %w", dest, commitID, err, rerr)
 		}
 		if id, ok := s.landed(fresh, commitID); ok {
-			res.SnapshotID = id
-			if conflict {
+			if !maybeLanded {
 				// Someone else (a duplicate attempt) committed it.
-				skippedCounter.Inc(ctx, 1)
-				res.Skipped = true
-				log.Infof(ctx, "icebergio: table %s commit %s landed by another attempt (snapshot %d): skipped", dest, commitID, id)
-				return res, nil
+				return s.skip(ctx, res, fresh, id, files), nil
 			}
+			res.SnapshotID = id
 			break
 		}
-		if attempt >= maxCommitAttempts {
-			return res, fmt.Errorf("icebergio: table %s commit %s failed after %d attempts: %w", dest, commitID, attempt, err)
+		if time.Now().Add(backoff).After(deadline) {
+			if !maybeLanded {
+				s.removeFiles(ctx, tbl, files)
+			}
+			return res, fmt.Errorf("icebergio: table %s commit %s failed after %d attempts in %v: %w", dest, commitID, attempt, s.retryFor(), err)
 		}
 		conflictsCounter.Inc(ctx, 1)
 		log.Warnf(ctx, "icebergio: table %s commit %s attempt %d: %v; retrying", dest, commitID, attempt, err)
-		sleep := backoff + rand.N(backoff)
-		select {
-		case <-ctx.Done():
-			return res, fmt.Errorf("icebergio: table %s commit %s: %w", dest, commitID, ctx.Err())
-		case <-time.After(sleep):
+		if err := sleep(ctx, backoff); err != nil {
+			return res, fmt.Errorf("icebergio: table %s commit %s: %w", dest, commitID, err)
 		}
-		backoff = min(2*backoff, 5*time.Second)
+		backoff = min(2*backoff, maxBackoff)
 		tbl = fresh
 	}
 	ms := time.Since(start).Milliseconds()
@@ -364,6 +369,79 @@ func (s *sink) commitPane(ctx context.Context, dest, commitID string, chunks ite
 		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, writeMS)
 	s.expire(ctx, dest)
 	return res, nil
+}
+
+const (
+	firstBackoff = 100 * time.Millisecond
+	maxBackoff   = 5 * time.Second
+)
+
+// retry runs op until it succeeds, fails in a way a retry cannot mend, or
+// the deadline is near. Catalog calls it wraps are reads and creates, safe
+// to repeat.
+func (s *sink) retry(ctx context.Context, deadline time.Time, dest, what string, op func() error) error {
+	for attempt, backoff := 1, firstBackoff; ; attempt++ {
+		err := op()
+		if err == nil || !transient(err) {
+			return err
+		}
+		if time.Now().Add(backoff).After(deadline) {
+			return fmt.Errorf("%w (failing for %v, %d attempts)", err, s.retryFor(), attempt)
+		}
+		log.Warnf(ctx, "icebergio: table %s: %s, attempt %d: %v; retrying", dest, what, attempt, err)
+		if err := sleep(ctx, backoff); err != nil {
+			return err
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// sleep waits about d (with jitter, so that workers spread out) or until
+// ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d + rand.N(d))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// transient reports failures a retry may mend: those that leave a commit
+// in an unknown state (5xx, an unreachable catalog), and tokens the catalog
+// rejected even after the transport renewed them once (a burst of 419s
+// while an identity service catches up). A rejected request did nothing.
+func transient(err error) bool {
+	return unknownCommitState(err) || errors.Is(err, rest.ErrUnauthorized) ||
+		errors.Is(err, rest.ErrAuthorizationExpired)
+}
+
+// skip reports a pane that had already landed (as snapshot id) and removes
+// the files written for it again.
+func (s *sink) skip(ctx context.Context, res CommitResult, tbl *table.Table, id int64, files []iceberg.DataFile) CommitResult {
+	skippedCounter.Inc(ctx, 1)
+	log.Infof(ctx, "icebergio: table %s commit %s had already landed (snapshot %d): skipped", res.Table, res.CommitID, id)
+	s.removeFiles(ctx, tbl, files)
+	res.SnapshotID, res.Skipped = id, true
+	res.Files, res.Rows, res.Bytes = 0, 0, 0
+	return res
+}
+
+// removeFiles deletes data files that no commit references. It only logs
+// failures: an orphan file costs storage, not correctness.
+func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) {
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		log.Warnf(ctx, "icebergio: table %s: %d unreferenced data files left: %v", tbl.Identifier(), len(files), err)
+		return
+	}
+	for _, f := range files {
+		if err := fsys.Remove(f.FilePath()); err != nil {
+			log.Warnf(ctx, "icebergio: table %s: unreferenced data file %s left: %v", tbl.Identifier(), f.FilePath(), err)
+		}
+	}
 }
 
 // unknownCommitState reports errors after which the commit may or may not
@@ -415,12 +493,11 @@ func (s *sink) tryCommit(ctx context.Context, tbl *table.Table, replace bool, wr
 		return 0, err
 	}
 	now := time.Now()
-	if marker, ok := s.nextMarker(tbl, commitID); ok {
-		if err := tx.SetProperties(iceberg.Properties{s.markerKey(): marker + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
-			return 0, err
-		}
+	recent, _ := splitRecent(tbl.Properties()[s.commitsKey()])
+	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): withCommit(recent, commitID) + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
+		return 0, err
 	}
-	if stale := s.staleMarkers(tbl.Properties(), now); len(stale) > 0 {
+	if stale := s.staleWriters(tbl.Properties(), now); len(stale) > 0 {
 		if err := tx.RemoveProperties(stale); err != nil {
 			return 0, err
 		}

@@ -67,7 +67,7 @@ func TestPartitionedTable(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		rows = append(rows, click{UserID: []string{"alice", "bob", "carol"}[i%3], Seq: int64(i % 5), TS: int64(i) * 86_400_000_000 / 8})
 	}
-	res, err := s.commit(ctx, "part.clicks", "w/global/0", chunksOf(t, s, rows, 16))
+	res, err := s.commit(ctx, "part.clicks", chunksOf(t, s, rows, 16), nil)
 	require.NoError(t, err)
 	require.Greater(t, res.Files, int64(1), "one file per partition")
 	tbl := loadTable(t, s.cat, "part.clicks")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/iceberg-go"
@@ -81,6 +82,11 @@ func (d *destination) of(p unsafe.Pointer) string {
 
 // parseIdent splits "ns.table" (or "a.b.table") into an identifier.
 func parseIdent(name string) (table.Identifier, error) {
+	if !utf8.ValidString(name) {
+		// It is the shuffle key of the table's rows: runners decode it
+		// as UTF-8.
+		return nil, fmt.Errorf("icebergio: table %q is not valid UTF-8", name)
+	}
 	parts := strings.Split(name, ".")
 	if len(parts) < 2 {
 		return nil, fmt.Errorf("icebergio: table %q must be namespace.table", name)

@@ -52,95 +52,159 @@ func seqs(from, to int) []int64 {
 	return out
 }
 
-func TestReplayedCommitIsSkipped(t *testing.T) {
+// parquetFiles lists the data files under tbl's location, committed or not.
+func parquetFiles(t *testing.T, tbl *table.Table) []string {
+	t.Helper()
+	var onDisk []string
+	root := strings.TrimPrefix(tbl.Location(), "file://")
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".parquet") {
+			onDisk = append(onDisk, p)
+		}
+		return err
+	}))
+	return onDisk
+}
+
+// commitIDs are the commit ids in tbl's snapshot summaries, oldest first.
+func commitIDs(tbl *table.Table) []string {
+	var ids []string
+	for _, snap := range tbl.Metadata().Snapshots() {
+		if snap.Summary != nil {
+			ids = append(ids, snap.Summary.Properties[CommitIDKey])
+		}
+	}
+	return ids
+}
+
+func TestReplayedPaneIsSkipped(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.replay", WriterID: "w"})
-	id := commitID("w", "global", 0)
-	res, err := s.commit(ctx, "eo.replay", id, chunksOf(t, s, clicks(0, 100, "a"), 40))
+	pane0 := encodeRows(t, s, clicks(0, 100, "a"), 40)
+	res, err := s.commit(ctx, "eo.replay", deliver(pane0), nil)
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
+	require.Regexp(t, `^w/[0-9a-f]{32}$`, res.CommitID)
 
-	// The retried bundle replays the same pane: same id, same rows.
-	res2, err := s.commit(ctx, "eo.replay", id, chunksOf(t, s, clicks(0, 100, "a"), 40))
+	// The runner delivers the same pane again (a retried bundle, a restore
+	// of buffered input): the same chunks, so the same commit.
+	res2, err := s.commit(ctx, "eo.replay", deliver(pane0), nil)
 	require.NoError(t, err)
 	require.True(t, res2.Skipped)
+	require.Equal(t, res.CommitID, res2.CommitID)
 	require.Equal(t, res.SnapshotID, res2.SnapshotID)
 
 	// The next pane commits.
-	_, err = s.commit(ctx, "eo.replay", commitID("w", "global", 1), chunksOf(t, s, clicks(100, 150, "a"), 40))
+	res3, err := s.commit(ctx, "eo.replay", chunksOf(t, s, clicks(100, 150, "a"), 40), nil)
 	require.NoError(t, err)
+	require.False(t, res3.Skipped)
 	tbl := loadTable(t, s.cat, "eo.replay")
 	requireSeqs(t, tbl, seqs(0, 150))
-	require.Len(t, tbl.Metadata().Snapshots(), 2)
-	marker, at := splitMarker(tbl.Properties()[MarkerKeyPrefix+"w"])
-	require.Equal(t, commitID("w", "global", 1), marker)
+	require.Equal(t, []string{res.CommitID, res3.CommitID}, commitIDs(tbl))
+	// The skipped replay removed the files it had written.
+	committed, err := currentDataFiles(ctx, tbl)
+	require.NoError(t, err)
+	require.Len(t, parquetFiles(t, tbl), len(committed))
+
+	recent, at := splitRecent(tbl.Properties()[CommitsKeyPrefix+"w"])
+	require.Equal(t, strings.TrimPrefix(res.CommitID, "w/")+","+strings.TrimPrefix(res3.CommitID, "w/"), recent)
 	require.WithinDuration(t, time.Now(), at, time.Minute)
 }
 
-func TestStaleMarkersAreDropped(t *testing.T) {
+// Rows repeat in real streams (the clicks generator repeats every 100
+// rows): two panes of equal rows are two commits.
+func TestPanesOfEqualRowsBothLand(t *testing.T) {
 	ctx := context.Background()
-	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.markers", WriterID: "w"})
-	tbl, _, err := s.loadOrCreate(ctx, "eo.markers")
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.equal", WriterID: "w"})
+	for range 2 {
+		res, err := s.commit(ctx, "eo.equal", chunksOf(t, s, clicks(0, 10, "a"), 10), nil)
+		require.NoError(t, err)
+		require.False(t, res.Skipped)
+	}
+	requireSeqs(t, loadTable(t, s.cat, "eo.equal"), append(seqs(0, 10), seqs(0, 10)...))
+}
+
+// After a failover without stable input (Flink restoring a checkpoint that
+// predates a commit) a pane is re-formed: some chunks restored from the
+// runner's state, the rest re-encoded from replayed rows. Its pane index
+// is the one that landed before; its rows are not. It must land: rows may
+// be doubled, never lost.
+func TestReformedPaneAfterFailoverLands(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.reformed", WriterID: "w"})
+	restored := encodeRows(t, s, clicks(0, 10, "a"), 10)
+	before := append(slices.Clone(restored), encodeRows(t, s, clicks(10, 20, "a"), 10)...)
+	_, err := s.commit(ctx, "eo.reformed", deliver(before), nil)
+	require.NoError(t, err)
+
+	after := append(slices.Clone(restored), encodeRows(t, s, clicks(10, 30, "a"), 10)...)
+	res, err := s.commit(ctx, "eo.reformed", deliver(after), nil)
+	require.NoError(t, err)
+	require.False(t, res.Skipped)
+	require.EqualValues(t, 30, res.Rows)
+	requireSeqs(t, loadTable(t, s.cat, "eo.reformed"), append(seqs(0, 20), seqs(0, 30)...))
+}
+
+func TestStaleWritersAreDropped(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.writers", WriterID: "w"})
+	tbl, _, err := s.loadOrCreate(ctx, "eo.writers")
 	require.NoError(t, err)
 	ms := func(d time.Duration) string { return strconv.FormatInt(time.Now().Add(-d).UnixMilli(), 10) }
 	tx := tbl.NewTransaction()
 	require.NoError(t, tx.SetProperties(iceberg.Properties{
-		MarkerKeyPrefix + "finished-job": "finished-job/global/0@" + ms(8*24*time.Hour),
-		MarkerKeyPrefix + "running-job":  "running-job/global/9@" + ms(time.Hour),
+		CommitsKeyPrefix + "finished-job": "00112233445566778899aabbccddeeff@" + ms(8*24*time.Hour),
+		CommitsKeyPrefix + "running-job":  "ffeeddccbbaa99887766554433221100@" + ms(time.Hour),
 	}))
 	_, err = tx.Commit(ctx)
 	require.NoError(t, err)
 
-	_, err = s.commit(ctx, "eo.markers", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 3, "a"), 3))
+	_, err = s.commit(ctx, "eo.writers", chunksOf(t, s, clicks(0, 3, "a"), 3), nil)
 	require.NoError(t, err)
-	props := loadTable(t, s.cat, "eo.markers").Properties()
-	require.NotContains(t, props, MarkerKeyPrefix+"finished-job")
-	require.Contains(t, props, MarkerKeyPrefix+"running-job")
-	require.Contains(t, props, MarkerKeyPrefix+"w")
+	props := loadTable(t, s.cat, "eo.writers").Properties()
+	require.NotContains(t, props, CommitsKeyPrefix+"finished-job")
+	require.Contains(t, props, CommitsKeyPrefix+"running-job")
+	require.Contains(t, props, CommitsKeyPrefix+"w")
 }
 
 func TestReplayAfterSnapshotExpiry(t *testing.T) {
 	ctx := context.Background()
 	cfg := Config{Catalog: launch(t), Table: "eo.expire", WriterID: "w", Expire: Expiry{RetainLast: 1}}
 	s := newTestSink[click](t, cfg)
-	for pane := int64(0); pane < 3; pane++ {
-		_, err := s.commit(ctx, "eo.expire", commitID("w", "global", pane), chunksOf(t, s, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
+	var panes [][][]byte
+	for pane := range 3 {
+		panes = append(panes, encodeRows(t, s, clicks(pane*10, pane*10+10, "a"), 10))
+		_, err := s.commit(ctx, "eo.expire", deliver(panes[pane]), nil)
 		require.NoError(t, err)
 	}
 	tbl := loadTable(t, s.cat, "eo.expire")
 	require.Len(t, tbl.Metadata().Snapshots(), 1, "expiry keeps the last snapshot only")
-	// Pane 0's snapshot is gone; the marker still proves it landed.
-	res, err := s.commit(ctx, "eo.expire", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 10, "a"), 10))
+	// Pane 0's snapshot is gone; the writer's recent commits still prove
+	// it landed.
+	res, err := s.commit(ctx, "eo.expire", deliver(panes[0]), nil)
 	require.NoError(t, err)
 	require.True(t, res.Skipped)
 	requireSeqs(t, loadTable(t, s.cat, "eo.expire"), seqs(0, 30))
 }
 
-// A runner may commit a later pane of a table before an earlier one (prism
-// runs two panes' bundles at once). The earlier pane must still land, and
-// the marker must not claim it before it does.
-func TestPanesCommitOutOfOrder(t *testing.T) {
+// The recent-commits property keeps the last recentCommits panes, newest
+// last: those a runner can still replay.
+func TestRecentCommitsAreBounded(t *testing.T) {
 	ctx := context.Background()
-	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.order", WriterID: "w"})
-	commit := func(pane int64) CommitResult {
-		res, err := s.commit(ctx, "eo.order", commitID("w", "global", pane), chunksOf(t, s, clicks(int(pane)*10, int(pane)*10+10, "a"), 10))
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "eo.recent", WriterID: "w"})
+	for pane := range recentCommits + 3 {
+		_, err := s.commit(ctx, "eo.recent", chunksOf(t, s, clicks(pane, pane+1, "a"), 1), nil)
 		require.NoError(t, err)
-		return res
 	}
-	require.False(t, commit(1).Skipped)
-	_, has := loadTable(t, s.cat, "eo.order").Properties()[MarkerKeyPrefix+"w"]
-	require.False(t, has, "no marker while pane 0 is missing")
-	require.False(t, commit(0).Skipped, "pane 0 must not be taken as landed because pane 1 did")
-	require.False(t, commit(3).Skipped)
-	marker, _ := splitMarker(loadTable(t, s.cat, "eo.order").Properties()[MarkerKeyPrefix+"w"])
-	require.Equal(t, commitID("w", "global", 1), marker, "pane 2 is still missing")
-	require.False(t, commit(2).Skipped)
-	require.True(t, commit(1).Skipped, "a replayed pane is skipped")
-	tbl := loadTable(t, s.cat, "eo.order")
-	marker, _ = splitMarker(tbl.Properties()[MarkerKeyPrefix+"w"])
-	require.Equal(t, commitID("w", "global", 3), marker)
-	requireSeqs(t, tbl, seqs(0, 40))
-	require.Len(t, tbl.Metadata().Snapshots(), 4)
+	tbl := loadTable(t, s.cat, "eo.recent")
+	ids := commitIDs(tbl)
+	require.Len(t, ids, recentCommits+3)
+	var want []string
+	for _, id := range ids[3:] {
+		want = append(want, strings.TrimPrefix(id, "w/"))
+	}
+	recent, _ := splitRecent(tbl.Properties()[CommitsKeyPrefix+"w"])
+	require.Equal(t, strings.Join(want, ","), recent)
 }
 
 // faultProxy sits in front of the REST catalog and misbehaves on table
@@ -150,6 +214,7 @@ type faultProxy struct {
 
 	mu        sync.Mutex
 	answer500 int    // commits to forward and then answer with a 500
+	refuse    bool   // answer every commit with a 400, without forwarding it
 	before    func() // run before forwarding a commit while beforeN > 0
 	beforeN   int
 	commits   int
@@ -173,9 +238,16 @@ func (f *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if fail {
 		f.answer500--
 	}
+	refuse := f.refuse
 	f.mu.Unlock()
 	if hook != nil {
 		hook()
+	}
+	if refuse {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		_, _ = w.Write([]byte(`{"error":{"message":"injected refusal","type":"BadRequestException","code":400}}`))
+		return
 	}
 	if !fail {
 		f.rp.ServeHTTP(w, r)
@@ -211,7 +283,7 @@ func TestServerErrorAfterApplyIsDetected(t *testing.T) {
 	require.NoError(t, err)
 
 	fp.answer500 = 1
-	res, err := s.commit(ctx, "eo.fivehundred", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 70, "a"), 50))
+	res, err := s.commit(ctx, "eo.fivehundred", chunksOf(t, s, clicks(0, 70, "a"), 50), nil)
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	require.Equal(t, 1, fp.commits, "the landed commit must not be retried")
@@ -236,13 +308,13 @@ func TestConcurrentWriterConflictsAreRetried(t *testing.T) {
 	other := newTestSink[click](t, Config{Catalog: direct, Table: "eo.conflict", WriterID: "other"})
 	n := 0
 	fp.before = func() {
-		_, err := other.commit(ctx, "eo.conflict", commitID("other", "global", int64(n)), chunksOf(t, other, clicks(1000+10*n, 1010+10*n, "b"), 10))
+		_, err := other.commit(ctx, "eo.conflict", chunksOf(t, other, clicks(1000+10*n, 1010+10*n, "b"), 10), nil)
 		require.NoError(t, err)
 		n++
 	}
 	fp.beforeN = 3
 
-	res, err := s.commit(ctx, "eo.conflict", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 200, "a"), 64))
+	res, err := s.commit(ctx, "eo.conflict", chunksOf(t, s, clicks(0, 200, "a"), 64), nil)
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	require.Equal(t, 4, fp.commits, "three conflicts, then success")
@@ -263,15 +335,20 @@ func TestZombieDuplicateIsSkipped(t *testing.T) {
 	// A second attempt of the same bundle (Dataflow may run both) commits
 	// the same pane first; ours then conflicts and must find it.
 	twin := newTestSink[click](t, Config{Catalog: direct, Table: "eo.zombie", WriterID: "w"})
+	blobs := encodeRows(t, s, clicks(0, 50, "a"), 50)
 	fp.before = func() {
-		_, err := twin.commit(ctx, "eo.zombie", commitID("w", "global", 0), chunksOf(t, twin, clicks(0, 50, "a"), 50))
+		_, err := twin.commit(ctx, "eo.zombie", deliver(blobs), nil)
 		require.NoError(t, err)
 	}
 	fp.beforeN = 1
-	res, err := s.commit(ctx, "eo.zombie", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 50, "a"), 50))
+	res, err := s.commit(ctx, "eo.zombie", deliver(blobs), nil)
 	require.NoError(t, err)
 	require.True(t, res.Skipped)
-	requireSeqs(t, loadTable(t, openCat(t, direct), "eo.zombie"), seqs(0, 50))
+	tbl := loadTable(t, openCat(t, direct), "eo.zombie")
+	requireSeqs(t, tbl, seqs(0, 50))
+	committed, err := currentDataFiles(ctx, tbl)
+	require.NoError(t, err)
+	require.Len(t, parquetFiles(t, tbl), len(committed), "the losing attempt removes its files")
 }
 
 func TestCrashBetweenWriteAndCommit(t *testing.T) {
@@ -282,12 +359,13 @@ func TestCrashBetweenWriteAndCommit(t *testing.T) {
 	require.NoError(t, err)
 
 	// First attempt: files written, then the worker dies before committing.
-	files, err := s.writeFiles(ctx, tbl, chunksOf(t, s, clicks(0, 80, "a"), 30))
+	blobs := encodeRows(t, s, clicks(0, 80, "a"), 30)
+	files, err := s.writeFiles(ctx, tbl, deliver(blobs))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 
 	// The retry writes its own files and commits once.
-	res, err := s.commit(ctx, "eo.crash", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 80, "a"), 30))
+	res, err := s.commit(ctx, "eo.crash", deliver(blobs), nil)
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	tbl = loadTable(t, s.cat, "eo.crash")
@@ -296,15 +374,7 @@ func TestCrashBetweenWriteAndCommit(t *testing.T) {
 	// The dead attempt's files are orphans: on disk, not in the table.
 	committed, err := currentDataFiles(ctx, tbl)
 	require.NoError(t, err)
-	var onDisk []string
-	root := strings.TrimPrefix(tbl.Location(), "file://")
-	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && strings.HasSuffix(p, ".parquet") {
-			onDisk = append(onDisk, p)
-		}
-		return err
-	}))
-	require.Len(t, onDisk, len(files)+len(committed))
+	require.Len(t, parquetFiles(t, tbl), len(files)+len(committed))
 	for _, f := range files {
 		require.False(t, slices.ContainsFunc(committed, func(c iceberg.DataFile) bool {
 			return c.FilePath() == f.FilePath()
@@ -319,14 +389,12 @@ func TestCommitFailsForGood(t *testing.T) {
 	s := newTestSink[click](t, Config{Catalog: viaProxy, Table: "eo.fail", WriterID: "w"})
 	_, _, err := s.loadOrCreate(ctx, "eo.fail")
 	require.NoError(t, err)
-	fp.rp.ModifyResponse = func(r *http.Response) error {
-		if r.Request.Method == http.MethodPost && commitPath.MatchString(r.Request.URL.Path) {
-			r.StatusCode = http.StatusBadRequest
-		}
-		return nil
-	}
-	_, err = s.commit(ctx, "eo.fail", commitID("w", "global", 0), chunksOf(t, s, clicks(0, 5, "a"), 5))
-	require.ErrorContains(t, err, "table eo.fail commit w/global/0 failed")
+	fp.refuse = true
+	_, err = s.commit(ctx, "eo.fail", chunksOf(t, s, clicks(0, 5, "a"), 5), nil)
+	require.Regexp(t, `table eo.fail commit w/[0-9a-f]{32} failed`, err)
+	tbl := loadTable(t, openCat(t, direct), "eo.fail")
+	require.Nil(t, tbl.CurrentSnapshot())
+	require.Empty(t, parquetFiles(t, tbl), "a refused commit removes its files")
 }
 
 func TestManifestsMergeOnLongStreams(t *testing.T) {
@@ -335,7 +403,7 @@ func TestManifestsMergeOnLongStreams(t *testing.T) {
 		Properties: map[string]string{table.ManifestMinMergeCountKey: "3"}}
 	s := newTestSink[click](t, cfg)
 	for pane := 0; pane < 10; pane++ {
-		_, err := s.commit(ctx, "eo.merge", commitID("w", "global", int64(pane)), chunksOf(t, s, clicks(pane*5, pane*5+5, "a"), 5))
+		_, err := s.commit(ctx, "eo.merge", chunksOf(t, s, clicks(pane*5, pane*5+5, "a"), 5), nil)
 		require.NoError(t, err)
 	}
 	tbl := loadTable(t, s.cat, "eo.merge")

@@ -171,7 +171,13 @@ func encodeRows[T any](t testing.TB, s *sink, rows []T, per int) [][]byte {
 }
 
 // pane hands blobs to decodeChunks as a GroupByKey's value iterator would.
+// Each call gets its own copy, as each delivery of a pane by a runner does:
+// stitching rewrites a chunk's footer in place.
 func pane(blobs [][]byte) func(*[]byte) bool {
+	blobs = slices.Clone(blobs)
+	for i := range blobs {
+		blobs[i] = slices.Clone(blobs[i])
+	}
 	i := 0
 	return func(p *[]byte) bool {
 		if i == len(blobs) {
@@ -188,7 +194,13 @@ func pane(blobs [][]byte) func(*[]byte) bool {
 // stitching a chunk rewrites the offsets in its footer.
 func chunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk, error] {
 	t.Helper()
-	return decodeChunks(pane(encodeRows(t, s, rows, per)), new(sentTimes))
+	return deliver(encodeRows(t, s, rows, per))
+}
+
+// deliver hands a pane of encoded chunks to the committer, once per call:
+// calling it twice with the same blobs is a runner replaying the pane.
+func deliver(blobs [][]byte) iter.Seq2[*chunk, error] {
+	return decodeChunks(pane(blobs), new(sentTimes))
 }
 
 func newTestSink[T any](t testing.TB, cfg Config) *sink {

@@ -3,9 +3,10 @@
 // or templated table, turns them into Arrow batches column by column and
 // encodes each bundle's batches as Parquet row groups with iceberg-go's
 // writer; at each trigger it concatenates a pane's row groups into data
-// files and commits them once per table through a REST catalog, with a
-// deterministic commit id that makes retried bundles skip commits that
-// already landed.
+// files and commits them once per table through a REST catalog, under a
+// commit id derived from the pane's contents, so that a pane a runner
+// replays is never committed twice and a pane re-formed after a failover is
+// never mistaken for one that landed.
 package icebergio
 
 import (
@@ -28,6 +29,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/stableinput"
 )
 
 // Mode says what a commit does to the table's existing data.
@@ -65,8 +67,8 @@ type Config struct {
 	// commit.manifest-merge.enabled=true unless overridden here.
 	Properties map[string]string
 	// WriterID names this pipeline as a writer: commit ids start with it
-	// and the table property MarkerKeyPrefix+WriterID holds its last commit
-	// id. Give concurrent pipelines on one table different ids, and a
+	// and the table property CommitsKeyPrefix+WriterID holds its recent
+	// commits. Give concurrent pipelines on one table different ids, and a
 	// resubmitted pipeline the same one. Default: random per construction.
 	WriterID string
 	// Expire, when set, expires old snapshots after commits.
@@ -137,7 +139,7 @@ var validWriterID = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 func init() {
 	register.DoFn3x1[context.Context, beam.X, func(string, []byte), error](&encodeFn{})
-	register.DoFn6x1[context.Context, beam.PaneInfo, beam.Window, string, func(*[]byte) bool, func(CommitResult), error](&commitFn{})
+	register.DoFn5x1[context.Context, beam.PaneInfo, string, func(*[]byte) bool, func(CommitResult), error](&commitFn{})
 	register.Emitter2[string, []byte]()
 	register.Emitter1[CommitResult]()
 	register.Iter1[[]byte]()
@@ -173,7 +175,9 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	global := beam.WindowInto(s, window.NewGlobalWindows(), rows, opts...)
 	batches := beam.ParDo(s, &encodeFn{Cfg: cfg, RowType: beam.EncodedType{T: t}}, global)
 	grouped := beam.GroupByKey(s, batches)
-	return beam.ParDo(s, &commitFn{Cfg: cfg, RowType: beam.EncodedType{T: t}, Unbounded: !bounded(rows)}, grouped)
+	// The committer must see a pane again exactly as it was, or a replay
+	// would be a new commit: on Flink that takes stable input.
+	return beam.ParDo(stableinput.Scope(s, "Commit"), &commitFn{Cfg: cfg, RowType: beam.EncodedType{T: t}, Unbounded: !bounded(rows)}, grouped)
 }
 
 // bounded reports whether p is bounded. beam.PCollection does not export
@@ -280,11 +284,7 @@ func (f *commitFn) Setup(ctx context.Context) error {
 	return err
 }
 
-func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w beam.Window, dest string, chunks func(*[]byte) bool, emit func(CommitResult)) error {
-	label := "global"
-	if _, ok := w.(window.GlobalWindow); !ok {
-		label = fmt.Sprint(w.MaxTimestamp())
-	}
+func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest string, chunks func(*[]byte) bool, emit func(CommitResult)) error {
 	var sent sentTimes
 	summary := func() iceberg.Properties {
 		if !f.Unbounded || sent.first.IsZero() {
@@ -295,7 +295,7 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, w bea
 			PaneTimingKey:  pane.Timing.String(),
 		}
 	}
-	res, err := f.sink.commitPane(ctx, dest, commitID(f.Cfg.WriterID, label, pane.Index), decodeChunks(chunks, &sent), summary)
+	res, err := f.sink.commit(ctx, dest, decodeChunks(chunks, &sent), summary)
 	if err != nil {
 		return err
 	}

@@ -146,7 +146,7 @@ func TestSchemaOptionalTag(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	_, err = s.commit(context.Background(), "types.optional", "test/global/0", chunksOf(t, s, rows, 4))
+	_, err = s.commit(context.Background(), "types.optional", chunksOf(t, s, rows, 4), nil)
 	require.NoError(t, err)
 	tbl := loadTable(t, s.cat, "types.optional")
 	check(tbl.Schema())
@@ -242,7 +242,7 @@ func TestRoundTripAllTypes(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "types.all"}
 	s := newTestSink[allTypes](t, cfg)
 	rows := allTypesRows(1000)
-	res, err := s.commit(context.Background(), "types.all", "test/global/0", chunksOf(t, s, rows, 300))
+	res, err := s.commit(context.Background(), "types.all", chunksOf(t, s, rows, 300), nil)
 	require.NoError(t, err)
 	require.EqualValues(t, 1000, res.Rows)
 	require.EqualValues(t, 1, res.Files)
@@ -267,7 +267,7 @@ func TestRoundTripAllTypesRewritten(t *testing.T) {
 	require.NoError(t, err)
 
 	rows := allTypesRows(1000)
-	res, err := s.commit(ctx, "types.rewritten", "test/global/0", chunksOf(t, s, rows, 300))
+	res, err := s.commit(ctx, "types.rewritten", chunksOf(t, s, rows, 300), nil)
 	require.NoError(t, err)
 	require.EqualValues(t, 1000, res.Rows)
 	require.EqualValues(t, 2, res.Files, "one file per bucket")
@@ -280,7 +280,7 @@ func TestRoundTripPointerShaped(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "types.single"}
 	s := newTestSink[single](t, cfg)
 	rows := []single{{V: ptr(int64(5))}, {}, {V: ptr(int64(-1))}}
-	_, err := s.commit(context.Background(), "types.single", "test/global/0", chunksOf(t, s, rows, 2))
+	_, err := s.commit(context.Background(), "types.single", chunksOf(t, s, rows, 2), nil)
 	require.NoError(t, err)
 	got := readRows[single](t, loadTable(t, s.cat, "types.single"))
 	var vals []string

@@ -39,7 +39,7 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 	rows := unbox(benchRows(10_000))
 	// 9,500 rows are copied as one row group; the 500 left are below
 	// minRowGroupRows and re-encoded: two row groups either way.
-	res, err := s.commit(ctx, "st.rows", commitID("w", "global", 0), chunksOf(t, s, rows, 9500))
+	res, err := s.commit(ctx, "st.rows", chunksOf(t, s, rows, 9500), nil)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Files)
 	require.Equal(t, int64(len(rows)), res.Rows)
@@ -98,7 +98,7 @@ func TestStitchKeepsBloomFilters(t *testing.T) {
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.bloom", WriterID: "w",
 		Properties: map[string]string{"write.parquet.bloom-filter-enabled.column.user_id": "true"}})
 	rows := append(clicks(0, minRowGroupRows, "ann"), clicks(minRowGroupRows, 2*minRowGroupRows, "bob")...)
-	_, err := s.commit(ctx, "st.bloom", commitID("w", "global", 0), chunksOf(t, s, rows, minRowGroupRows))
+	_, err := s.commit(ctx, "st.bloom", chunksOf(t, s, rows, minRowGroupRows), nil)
 	require.NoError(t, err)
 	files, err := currentDataFiles(ctx, loadTable(t, s.cat, "st.bloom"))
 	require.NoError(t, err)
@@ -140,7 +140,7 @@ func TestStitchUsesTheTablesFieldIDs(t *testing.T) {
 	))
 	require.NoError(t, err)
 	rows := clicks(0, 50, "ann")
-	res, err := s.commit(ctx, "st.ids", commitID("w", "global", 0), chunksOf(t, s, rows, 20))
+	res, err := s.commit(ctx, "st.ids", chunksOf(t, s, rows, 20), nil)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Files)
 
@@ -168,7 +168,7 @@ func TestTableWithAnotherSpecIsRewritten(t *testing.T) {
 	require.NoError(t, err)
 
 	rows := append(clicks(0, 30, "ann"), clicks(30, 50, "bob")...)
-	res, err := s.commit(ctx, "st.spec", commitID("w", "global", 0), chunksOf(t, s, rows, 16))
+	res, err := s.commit(ctx, "st.spec", chunksOf(t, s, rows, 16), nil)
 	require.NoError(t, err)
 	require.Equal(t, int64(2), res.Files, "one file per user")
 	tbl := loadTable(t, s.cat, "st.spec")
@@ -182,7 +182,7 @@ func TestStitchedFilesRollAtTargetSize(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.roll", WriterID: "w", TargetFileSize: 120 << 10})
 	rows := unbox(benchRows(100_000))
-	res, err := s.commit(ctx, "st.roll", commitID("w", "global", 0), chunksOf(t, s, rows, minRowGroupRows))
+	res, err := s.commit(ctx, "st.roll", chunksOf(t, s, rows, minRowGroupRows), nil)
 	require.NoError(t, err)
 	require.Greater(t, res.Files, int64(2))
 	require.Less(t, res.Files, int64(13), "files hold several chunks")
@@ -197,7 +197,7 @@ func TestSmallChunksShareRowGroups(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.small", WriterID: "w"})
 	rows := unbox(benchRows(maxBatchRows + 3000))
-	res, err := s.commit(ctx, "st.small", commitID("w", "global", 0), chunksOf(t, s, rows, 100))
+	res, err := s.commit(ctx, "st.small", chunksOf(t, s, rows, 100), nil)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Files)
 	tbl := loadTable(t, s.cat, "st.small")
@@ -256,10 +256,10 @@ func TestCorruptChunk(t *testing.T) {
 	_, err := decodeChunk(blob)
 	require.ErrorContains(t, err, "decoding a shuffled chunk")
 	_, err = decodeChunk([]byte("ARROW1 not a chunk"))
-	require.ErrorContains(t, err, "without the \"IBC1\" prefix")
+	require.ErrorContains(t, err, "without the \"IBC2\" prefix")
 
 	bad := func(yield func(*chunk, error) bool) { yield(decodeChunk(blob)) }
-	_, err = s.commit(ctx, "st.corrupt", commitID("w", "global", 0), bad)
+	_, err = s.commit(ctx, "st.corrupt", bad, nil)
 	require.ErrorContains(t, err, "st.corrupt")
 	tbl := loadTable(t, s.cat, "st.corrupt")
 	require.Nil(t, tbl.CurrentSnapshot())

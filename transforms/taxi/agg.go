@@ -2,9 +2,10 @@ package taxi
 
 import (
 	"cmp"
-	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // groupKey is one (trip_date, payment_type) group; a NULL is its own group,
@@ -16,31 +17,52 @@ type groupKey struct {
 	paymentNull bool
 }
 
-// encode gives the shuffle key: a fixed 14-byte string, which every runner
-// groups by bytes.
+// encode gives the shuffle key: "<days>|<payment_type>", with "null" for a
+// NULL, e.g. "19724|1" or "null|2". It is text because the runners that
+// shuffle it are not all Go: Flink, Spark and Dataflow's shuffle decode a
+// Go string key as UTF-8 (StringUtf8Coder), and a binary key turned bytes
+// >= 0x80 into U+FFFD there, merging or corrupting groups.
 func (k groupKey) encode() string {
-	var b [14]byte
-	binary.BigEndian.PutUint32(b[0:], uint32(k.date))
-	binary.BigEndian.PutUint64(b[4:], uint64(k.payment))
+	b := make([]byte, 0, 24)
 	if k.dateNull {
-		b[12] = 1
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64(k.date), 10)
 	}
+	b = append(b, '|')
 	if k.paymentNull {
-		b[13] = 1
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, k.payment, 10)
 	}
-	return string(b[:])
+	return string(b)
 }
 
 func decodeKey(s string) (groupKey, error) {
-	if len(s) != 14 {
-		return groupKey{}, fmt.Errorf("taxi: bad group key of %d bytes", len(s))
+	date, payment, ok := strings.Cut(s, "|")
+	if !ok {
+		return groupKey{}, fmt.Errorf("taxi: bad group key %q", s)
 	}
-	return groupKey{
-		date:        int32(binary.BigEndian.Uint32([]byte(s[0:4]))),
-		payment:     int64(binary.BigEndian.Uint64([]byte(s[4:12]))),
-		dateNull:    s[12] == 1,
-		paymentNull: s[13] == 1,
-	}, nil
+	var k groupKey
+	if date == "null" {
+		k.dateNull = true
+	} else {
+		d, err := strconv.ParseInt(date, 10, 32)
+		if err != nil {
+			return groupKey{}, fmt.Errorf("taxi: bad group key %q: %w", s, err)
+		}
+		k.date = int32(d)
+	}
+	if payment == "null" {
+		k.paymentNull = true
+	} else {
+		p, err := strconv.ParseInt(payment, 10, 64)
+		if err != nil {
+			return groupKey{}, fmt.Errorf("taxi: bad group key %q: %w", s, err)
+		}
+		k.payment = p
+	}
+	return k, nil
 }
 
 // rowGroupSums is one group's double sums over the rows of one row group.

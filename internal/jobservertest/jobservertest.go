@@ -1,0 +1,226 @@
+// Package jobservertest runs pipelines on Beam's portable Flink and Spark
+// runners in tests, the closest stand-ins for Dataflow that run here: it
+// starts a job server that scripts/jobserver.sh assembles from Maven
+// Central (cached in .cache/jobserver) on loopback, with parallelism 2 and,
+// for Flink, checkpoints in a temporary directory, and an external worker
+// pool that a test can crash and restart. Everything stops when the test
+// ends.
+package jobservertest
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+)
+
+// Required reports whether a machine without Java or Maven fails the
+// runner tests instead of skipping them: JOBSERVER=require, as `make test`
+// sets it in CI.
+func Required() bool { return os.Getenv("JOBSERVER") == "require" }
+
+// Server is a running job server.
+type Server struct {
+	Runner   string // "flink" or "spark"
+	Endpoint string // host:port of the job service, for --endpoint
+	Log      string // the server's log file
+	pid      string
+}
+
+// Start starts a job server for runner ("flink" or "spark") and stops it
+// when t ends. A test on a machine without Java and Maven is skipped unless
+// Required. Each test gets its own server: Beam's job service does not
+// stop a cancelled Flink job, which would keep the slots a later job needs.
+func Start(t testing.TB, runner string) *Server {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("starts a %s job server", runner)
+	}
+	for _, tool := range []string{"java", "mvn"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if Required() {
+				t.Fatalf("the %s runner tests need %s (JOBSERVER=require)", runner, tool)
+			}
+			t.Skipf("the %s runner tests need %s", runner, tool)
+		}
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "conf")
+	switch runner {
+	case "flink":
+		if err := os.MkdirAll(conf, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		yaml := "parallelism.default: 2\ntaskmanager.numberOfTaskSlots: 2\n" +
+			"state.checkpoints.dir: file://" + filepath.Join(dir, "checkpoints") + "\n"
+		if err := os.WriteFile(filepath.Join(conf, "flink-conf.yaml"), []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	case "spark":
+		// local[2] is the script's default master: two cores.
+	default:
+		t.Fatalf("jobservertest: unknown runner %q", runner)
+	}
+	s := &Server{Runner: runner, Log: filepath.Join(dir, "jobserver.log")}
+	script := filepath.Join(launchtest.RepoRoot(t), "scripts", "jobserver.sh")
+	args := []string{"start", runner, "--job-port", "0", "--log", s.Log, "--owner", strconv.Itoa(os.Getpid())}
+	if runner == "flink" {
+		args = append(args, "--conf-dir", conf)
+	}
+	cmd := exec.Command(script, args...)
+	// Info shows Flink's checkpoints and the SDK harnesses' log lines.
+	cmd.Env = append(os.Environ(), "JOBSERVER_LOG_LEVEL=info")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s start %s: %v", script, runner, err)
+	}
+	fields := strings.Fields(string(out))
+	if len(fields) != 2 {
+		t.Fatalf("%s start %s printed %q, want PID ENDPOINT", script, runner, out)
+	}
+	s.pid, s.Endpoint = fields[0], fields[1]
+	t.Cleanup(func() {
+		stop := exec.Command(script, "stop", s.pid)
+		if out, err := stop.CombinedOutput(); err != nil {
+			t.Logf("%s stop %s: %v\n%s", script, s.pid, err, out)
+		}
+	})
+	return s
+}
+
+// LogTail is the end of the server's log, for failure messages.
+func (s *Server) LogTail(lines int) string {
+	b, err := os.ReadFile(s.Log)
+	if err != nil {
+		return err.Error()
+	}
+	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	return strings.Join(all[max(0, len(all)-lines):], "\n")
+}
+
+// Count returns how many lines of the server's log contain substr.
+func (s *Server) Count(substr string) int {
+	f, err := os.Open(s.Log)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), substr) {
+			n++
+		}
+	}
+	return n
+}
+
+// WorkerPool is a pipeline binary serving as the external worker pool of
+// jobs run with --environment_type=EXTERNAL: the SDK harnesses live in its
+// process, which a test can kill as a machine failure would.
+type WorkerPool struct {
+	Addr string // host:port, for --environment_config
+
+	t      testing.TB
+	bin    string
+	env    []string
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when cmd has exited
+	kill   int
+}
+
+// StartWorkerPool starts bin --worker_pool on a free loopback port with
+// env added to its environment.
+func StartWorkerPool(t testing.TB, bin string, env ...string) *WorkerPool {
+	t.Helper()
+	l, err := net.Listen("tcp", "localhost:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	p := &WorkerPool{Addr: fmt.Sprintf("localhost:%d", port), t: t, bin: bin, env: env}
+	if err := p.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.stop()
+	})
+	return p
+}
+
+func (p *WorkerPool) start() error {
+	cmd := exec.Command(p.bin, "--worker_pool="+p.Addr)
+	cmd.Env = append(os.Environ(), p.env...)
+	logf, err := os.CreateTemp("", "icebeam-worker-pool-*.log")
+	if err != nil {
+		return err
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); logf.Close(); os.Remove(logf.Name()); close(exited) }()
+	p.cmd, p.exited = cmd, exited
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return fmt.Errorf("worker pool %s exited at start", p.bin)
+		default:
+		}
+		if c, err := net.Dial("tcp", p.Addr); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return fmt.Errorf("worker pool %s did not listen on %s within 30 s", p.bin, p.Addr)
+}
+
+// stop kills the pool and waits until it is gone, so that its port is
+// free again.
+func (p *WorkerPool) stop() {
+	if p.cmd == nil {
+		return
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.exited
+	p.cmd = nil
+}
+
+// Crash kills the pool and every harness in it with SIGKILL, as a machine
+// failure would, and starts a new pool on the same address for the
+// runner's restarted job to find.
+func (p *WorkerPool) Crash() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.stop()
+	p.kill++
+	if err := p.start(); err != nil {
+		p.t.Errorf("restarting the worker pool: %v", err)
+	}
+}
+
+// Crashes is how many times Crash ran.
+func (p *WorkerPool) Crashes() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.kill
+}

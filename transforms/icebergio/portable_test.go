@@ -1,0 +1,39 @@
+package icebergio
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+)
+
+// TestShuffleKeySurvivesJavaRunners: Write shuffles chunks keyed by their
+// destination table's name, a string_utf8 key on Java runners (Flink,
+// Spark, Dataflow), which turn invalid UTF-8 into U+FFFD. Names are text:
+// a fixed name is checked at construction, a templated one keeps only
+// [A-Za-z0-9_] of the row values.
+func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
+	p, s := beam.NewPipelineWithRoot()
+	rows := beam.Create(s, click{UserID: "a"})
+	Write(s, Config{Catalog: launch(t), Table: "ns.user_{user_id}"}, rows)
+	shuffles := launchtest.Shuffles(t, p)
+	require.Len(t, shuffles, 1)
+	require.Equal(t, "beam:coder:string_utf8:v1", shuffles[0].KeyCoder)
+
+	rs, err := newRowSchema(reflect.TypeFor[click]())
+	require.NoError(t, err)
+	d, err := newDestination("ns.user_{user_id}", rs)
+	require.NoError(t, err)
+	for _, user := range []string{"plain", "é", "\xa5\xff", "a/b.c", ""} {
+		v := any(click{UserID: user})
+		name := d.of(rs.rowPointer(&v))
+		require.True(t, utf8.ValidString(name) && strings.ToValidUTF8(name, "\uFFFD") == name, "table name %q for user %q", name, user)
+	}
+	_, err = newDestination("ns.bad\xa5", rs)
+	require.ErrorContains(t, err, "UTF-8")
+}
