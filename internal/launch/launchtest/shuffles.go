@@ -52,4 +52,3 @@ func Shuffles(t testing.TB, p *beam.Pipeline) []Shuffle {
 	slices.SortFunc(out, func(a, b Shuffle) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
-
