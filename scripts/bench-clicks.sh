@@ -7,6 +7,14 @@
 #
 #   ./scripts/bench-clicks.sh                 # 100 s of rows, 1 µs apart, 20 s trigger
 #   DURATION=30s TRIGGER=5 ./scripts/bench-clicks.sh
+#   RUNNER=flink INTERVAL=5us DURATION=10m ./scripts/bench-clicks.sh
+#
+# RUNNER=flink runs the same job on Beam's portable Flink runner (a job
+# server from scripts/jobserver.sh, parallelism 2, checkpoints every
+# CHECKPOINT, default 5s, workers in this process) and adds what Flink did:
+# checkpoints completed per minute and their size, and job restarts. Every
+# run ends by checking the committed rows: with SEQ=1 (the default on Flink)
+# each seq 0..N-1 exactly once, else the row count.
 #
 # Window end: the moment a pane's processing-time trigger was due. The sink
 # records in each snapshot summary when the pane's first and last row batches
@@ -26,6 +34,9 @@ DURATION=${DURATION:-100s}
 INTERVAL=${INTERVAL:-1us}
 TRIGGER=${TRIGGER:-20}
 TABLE=${TABLE:-clicks.user_clicks}
+RUNNER=${RUNNER:-prism}
+CHECKPOINT=${CHECKPOINT:-5s}
+SEQ=${SEQ:-$([ "$RUNNER" = flink ] && echo 1 || echo 0)}
 CACHE=.cache/bench-clicks
 rm -rf "$CACHE/lakehouse"
 mkdir -p "$CACHE"
@@ -35,7 +46,8 @@ CGO_ENABLED=0 go build -trimpath -o "$CACHE/icebeam" ./cmd/icebeam
 
 "$CACHE/icebeam" serve --addr=127.0.0.1:0 --local_dir="$CACHE/lakehouse" > "$CACHE/serve.log" 2>&1 &
 SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+JOBSERVER_PID=
+trap 'kill "$SERVER" 2>/dev/null || true; [ -z "$JOBSERVER_PID" ] || scripts/jobserver.sh stop "$JOBSERVER_PID" >/dev/null 2>&1 || true' EXIT
 for _ in $(seq 100); do
   URI=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$CACHE/serve.log")
   [ -n "$URI" ] && break
@@ -43,10 +55,21 @@ for _ in $(seq 100); do
 done
 [ -n "$URI" ] || { cat "$CACHE/serve.log"; echo "icebeam serve did not start" >&2; exit 1; }
 
+RUNNER_ARGS=()
+if [ "$RUNNER" = flink ]; then
+  mkdir -p "$CACHE/flink-conf"
+  printf 'parallelism.default: 2\ntaskmanager.numberOfTaskSlots: 2\nstate.checkpoints.dir: file://%s\n' \
+    "$PWD/$CACHE/checkpoints" > "$CACHE/flink-conf/flink-conf.yaml"
+  read -r JOBSERVER_PID ENDPOINT < <(JOBSERVER_LOG_LEVEL=info scripts/jobserver.sh start flink --job-port 0 \
+    --conf-dir "$CACHE/flink-conf" --log "$CACHE/jobserver.log" --owner $$)
+  RUNNER_ARGS=(--runner=flink --endpoint="$ENDPOINT" --environment_type=LOOPBACK --checkpointing_interval="$CHECKPOINT")
+fi
+[ "$SEQ" = 1 ] && RUNNER_ARGS+=(--seq_column)
+
 echo "machine: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "run: clicks --interval=$INTERVAL --duration=$DURATION --triggering_frequency_seconds=$TRIGGER --iceberg_table=$TABLE --catalog_uri=$URI"
+echo "run: clicks ${RUNNER_ARGS[*]} --interval=$INTERVAL --duration=$DURATION --triggering_frequency_seconds=$TRIGGER --iceberg_table=$TABLE --catalog_uri=$URI"
 START_MS=$(date +%s%3N)
-/usr/bin/time -v -o "$CACHE/time.txt" "$CACHE/clicks" --catalog_uri="$URI" --iceberg_table="$TABLE" \
+/usr/bin/time -v -o "$CACHE/time.txt" "$CACHE/clicks" "${RUNNER_ARGS[@]}" --catalog_uri="$URI" --iceberg_table="$TABLE" \
   --interval="$INTERVAL" --duration="$DURATION" --triggering_frequency_seconds="$TRIGGER" > "$CACHE/clicks.log" 2>&1 \
   || { tail -20 "$CACHE/clicks.log"; echo "clicks failed" >&2; exit 1; }
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -62,10 +85,12 @@ panes = []
 for s in meta["snapshots"]:
     sm = s["summary"]
     first, last = map(int, sm["icebeam.batches-sent-ms"].split("-"))
-    pane = int(sm["icebeam.commit-id"].rsplit("/", 1)[1])
-    panes.append(dict(pane=pane, ts=s["timestamp-ms"], rows=int(sm["added-records"]),
+    panes.append(dict(ts=s["timestamp-ms"], rows=int(sm["added-records"]),
                       files=int(sm["added-data-files"]), first=first, last=last, timing=sm["icebeam.pane-timing"]))
-panes.sort(key=lambda p: p["pane"])
+# Panes in firing order: each one's batches were sent before the next one's.
+panes.sort(key=lambda p: p["last"])
+for k, p in enumerate(panes):
+    p["pane"] = k
 print(f"\n{'pane':>4} {'timing':>7} {'rows':>11} {'files':>5} {'window end (s)':>14} {'commit (s)':>10} {'latency ms':>10} {'rows/s in window':>16}")
 lat = []
 prev_end = None
@@ -83,9 +108,9 @@ for k, p in enumerate(panes):
     print(f"{p['pane']:>4} {p['timing']:>7} {p['rows']:>11,} {p['files']:>5} {(end-start_ms)/1000:>14.2f} {(p['ts']-start_ms)/1000:>10.2f} {p['ts']-end:>10} {rate:>16,.0f}")
 rows = sum(p["rows"] for p in panes)
 span = (panes[-1]["ts"] - start_ms) / 1000
-units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0}
+units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 def secs(d):
-    for u in ("ns", "us", "µs", "ms", "s"):
+    for u in ("ns", "us", "µs", "ms", "s", "m", "h"):
         if d.endswith(u) and d[:-len(u)].replace(".", "").isdigit():
             return float(d[:-len(u)]) * units[u]
     raise SystemExit(f"cannot parse duration {d}")
@@ -102,3 +127,43 @@ if steady:
 print(f"commit latency after window end (ms): min {lat_sorted[0]}, median {pct(0.5)}, max {lat_sorted[-1]}; "
       f"{sum(1 for l in lat if l <= 2000)}/{len(lat)} within 2 s")
 PY
+
+if [ "$RUNNER" = flink ]; then
+  echo
+  python3 - "$CACHE/jobserver.log" <<'PY'
+import re, sys, collections
+per_min, sizes, restarts, failed = collections.Counter(), [], 0, 0
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"(\d\d:\d\d):\d\d\.\d+ .*Completed checkpoint (\d+) for job \S+ \((\d+) bytes", line)
+    if m:
+        per_min[m.group(1)] += 1
+        sizes.append(int(m.group(3)))
+    restarts += "Restoring job" in line
+    failed += "Failed to trigger or complete checkpoint" in line
+print(f"flink: {len(sizes)} checkpoints completed, {failed} failed, {restarts} job restarts")
+print("checkpoints per minute: " + ", ".join(f"{k} {v}" for k, v in sorted(per_min.items())))
+if sizes:
+    q = len(sizes) // 4 or 1
+    print(f"checkpoint size (bytes): first quarter median {sorted(sizes[:q])[q//2]:,}, last quarter median {sorted(sizes[-q:])[q//2]:,}, max {max(sizes):,}")
+PY
+fi
+
+if [ "$SEQ" = 1 ]; then
+  "$CACHE/icebeam" scan --catalog_uri="$URI" --format=csv --limit=0 "$TABLE" | tail -n +2 | cut -d, -f1 > "$CACHE/seqs.txt"
+  python3 - "$CACHE/seqs.txt" "$DURATION" "$INTERVAL" <<'PY'
+import collections, sys
+path, duration, interval = sys.argv[1:]
+units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
+def secs(d):
+    for u in ("ns", "us", "ms", "s", "m", "h"):
+        if d.endswith(u) and d[:-len(u)].replace(".", "").isdigit():
+            return float(d[:-len(u)]) * units[u]
+    raise SystemExit(f"cannot parse duration {d}")
+n = round(secs(duration) / secs(interval))
+c = collections.Counter(int(l) for l in open(path) if l.strip())
+lost = sum(1 for i in range(n) if c[i] == 0)
+dup = sum(v - 1 for v in c.values() if v > 1)
+print(f"rows check: seq 0..{n-1}: {lost} lost, {dup} duplicated, {sum(1 for k in c if k >= n)} beyond")
+sys.exit(1 if lost or dup else 0)
+PY
+fi

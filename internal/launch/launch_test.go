@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,24 +14,23 @@ import (
 	"github.com/icebeam/icebeam/catalog"
 )
 
-// Beam's flags that launch reads, defined here as Beam defines them (this
-// package does not import Beam).
-var (
-	runnerFlag       = flag.String("runner", "", "")
-	dryRun           = flag.Bool("dry_run", false, "")
-	async            = flag.Bool("async", false, "")
-	workerBinary     = flag.String("worker_binary", "", "")
-	templateLocation = flag.String("template_location", "", "")
-)
-
-// setFlags sets Beam's flags for one test and restores them after it.
+// setFlags sets Beam's flags that launch reads for one test and restores
+// them after it.
 func setFlags(t *testing.T, runner string, dry, asyn bool, template string) {
 	t.Helper()
-	*runnerFlag, *dryRun, *async, *workerBinary, *templateLocation = runner, dry, asyn, "", template
-	t.Cleanup(func() {
-		*runnerFlag, *dryRun, *async, *workerBinary, *templateLocation = "", false, false, "", ""
-	})
+	set := func(runner, dry, asyn, worker, template string) {
+		for name, v := range map[string]string{"runner": runner, "dry_run": dry, "async": asyn, "worker_binary": worker, "template_location": template} {
+			if err := flag.Set(name, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	set(runner, strconv.FormatBool(dry), strconv.FormatBool(asyn), "", template)
+	t.Cleanup(func() { set("", "false", "false", "", "") })
 }
+
+// beamFlag is the value of a flag Beam defines.
+func beamFlag(name string) string { return flag.Lookup(name).Value.String() }
 
 // pipelineFlags is a flag set like a pipeline main's.
 func pipelineFlags() (*flag.FlagSet, map[string]any) {
@@ -149,31 +149,31 @@ func TestConfigureRunner(t *testing.T) {
 	t.Run("prism", func(t *testing.T) {
 		setFlags(t, "", false, false, "")
 		ConfigureRunner()
-		if *workerBinary != "" || *async {
-			t.Errorf("worker_binary %q, async %v on prism", *workerBinary, *async)
+		if beamFlag("worker_binary") != "" || beamFlag("async") == "true" {
+			t.Errorf("worker_binary %q, async %v on prism", beamFlag("worker_binary"), beamFlag("async"))
 		}
 	})
 	t.Run("dataflow", func(t *testing.T) {
 		t.Setenv("FLEX_TEMPLATE_GO_BINARY", "")
 		setFlags(t, "DataflowRunner", false, false, "")
 		ConfigureRunner()
-		if *workerBinary != self || *async {
-			t.Errorf("worker_binary %q (want %q), async %v (want false)", *workerBinary, self, *async)
+		if beamFlag("worker_binary") != self || beamFlag("async") == "true" {
+			t.Errorf("worker_binary %q (want %q), async %v (want false)", beamFlag("worker_binary"), self, beamFlag("async"))
 		}
 	})
 	t.Run("flink keeps a given worker", func(t *testing.T) {
 		setFlags(t, "flink", false, false, "")
-		*workerBinary = "/opt/worker"
+		_ = flag.Set("worker_binary", "/opt/worker")
 		ConfigureRunner()
-		if *workerBinary != "/opt/worker" {
-			t.Errorf("worker_binary %q, want the given /opt/worker", *workerBinary)
+		if beamFlag("worker_binary") != "/opt/worker" {
+			t.Errorf("worker_binary %q, want the given /opt/worker", beamFlag("worker_binary"))
 		}
 	})
 	t.Run("flex template", func(t *testing.T) {
 		t.Setenv("FLEX_TEMPLATE_GO_BINARY", self)
 		setFlags(t, "dataflow", false, false, "")
 		ConfigureRunner()
-		if !*async {
+		if beamFlag("async") != "true" {
 			t.Error("async not set inside the Flex Template launcher")
 		}
 	})
@@ -181,7 +181,7 @@ func TestConfigureRunner(t *testing.T) {
 		t.Setenv("FLEX_TEMPLATE_GO_BINARY", self)
 		setFlags(t, "dataflow", false, false, "gs://b/job.json")
 		ConfigureRunner()
-		if *async {
+		if beamFlag("async") == "true" {
 			t.Error("async set although --template_location only writes the job")
 		}
 	})
@@ -212,7 +212,7 @@ func TestWaits(t *testing.T) {
 
 func TestRequire(t *testing.T) {
 	setFlags(t, "dataflow", false, false, "")
-	*workerBinary = "/w"
+	_ = flag.Set("worker_binary", "/w")
 	if err := Require("worker_binary"); err != nil {
 		t.Errorf("set flag: %v", err)
 	}

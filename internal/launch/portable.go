@@ -3,12 +3,14 @@ package launch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
 	"net"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,6 +32,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/icebeam/icebeam/internal/stableinput"
 )
 
@@ -38,7 +42,7 @@ import (
 // reads. Run sends these as the runner's own pipeline options.
 var (
 	checkpointingInterval = flag.Duration("checkpointing_interval", 0,
-		"Flink: how often the job checkpoints (default 5s for streaming jobs on --runner=flink). The Iceberg sink commits only panes a completed checkpoint covers, so this bounds the added commit latency")
+		"Flink: how often a streaming job checkpoints (default 5s on --runner=flink and universal; negative: never). The Iceberg sink commits only panes a completed checkpoint covers, so this bounds the added commit latency")
 	runnerOptions keyValues
 	workerPool    = flag.String("worker_pool", "",
 		"HOST:PORT: serve as an external worker pool there (for --environment_type=EXTERNAL --environment_config=HOST:PORT jobs on Flink or Spark) instead of running a pipeline")
@@ -61,6 +65,14 @@ func StreamEndsAfter(d time.Duration) { streamEnd = d }
 // defaultFlinkCheckpointing is the checkpoint interval of streaming jobs on
 // Flink when --checkpointing_interval is not given.
 const defaultFlinkCheckpointing = 5 * time.Second
+
+// defaultFlinkRetries and defaultFlinkRetryDelay are the restarts a
+// checkpointed Flink job gets (--runner_option=numberOfExecutionRetries
+// and executionRetryDelay change them).
+const (
+	defaultFlinkRetries    = 3
+	defaultFlinkRetryDelay = 5 * time.Second
+)
 
 // keyValues is a repeatable NAME=VALUE flag.
 type keyValues []string
@@ -148,6 +160,7 @@ func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generating model pipeline: %w", err)
 	}
+	plain := proto.Clone(pipeline).(*pipepb.Pipeline)
 	options, err := portableOptions(pipeline)
 	if err != nil {
 		return nil, err
@@ -157,11 +170,23 @@ func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 		return nil, err
 	}
 	defer cleanup()
-	if err := runnerlib.UpdateGoEnvironmentWorker(worker, pipeline); err != nil {
-		return nil, err
+	for _, p := range []*pipepb.Pipeline{pipeline, plain} {
+		if err := runnerlib.UpdateGoEnvironmentWorker(worker, p); err != nil {
+			return nil, err
+		}
 	}
-	return submit(ctx, endpoint, pipeline, options, worker)
+	res, err := submit(ctx, endpoint, pipeline, options, worker)
+	if errors.Is(err, errStableInputRefused) {
+		// A job server that is not Flink's, such as prism's.
+		log.Printf("launch: warning: %v; submitting without it: a failover may commit rows twice (never lose them)", err)
+		return submit(ctx, endpoint, plain, options, worker)
+	}
+	return res, err
 }
+
+// errStableInputRefused is a job server refusing the stable-input
+// requirement.
+var errStableInputRefused = errors.New("the job server does not provide stable input")
 
 // portableOptions checks pipeline against the runner, marks its
 // stable-input steps where the runner provides stable input, and returns
@@ -173,7 +198,9 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 	}
 	opts := map[string]any{}
 	interval := *checkpointingInterval
-	if interval == 0 && streaming && Runner() == "flink" {
+	if interval == 0 && streaming {
+		// Flink, or a job server we cannot tell from Flink
+		// (--runner=universal); Run falls back if it refuses.
 		interval = defaultFlinkCheckpointing
 	}
 	if interval > 0 {
@@ -184,6 +211,12 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 		// in our failover tests. Finishing the bundle before the barrier
 		// sends the output downstream, where the checkpoint covers it.
 		opts["finishBundleBeforeCheckpointing"] = true
+		// Restart a failed job from its last checkpoint a few times (a
+		// lost worker), then fail it: with checkpointing Flink would
+		// otherwise restart forever, and a sink whose catalog stays down
+		// would stall without a word.
+		opts["numberOfExecutionRetries"] = defaultFlinkRetries
+		opts["executionRetryDelay"] = defaultFlinkRetryDelay.Milliseconds()
 		marked, err := stableinput.Apply(pipeline)
 		if err != nil {
 			return nil, err
@@ -199,8 +232,6 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 			opts["shutdownSourcesAfterIdleMs"] = streamEnd.Milliseconds()
 			opts["enableStableInputDrain"] = true
 		}
-	} else if streaming {
-		log.Printf("launch: warning: no --checkpointing_interval for --runner=%s: a failover replays the stream from its start, and the Iceberg sink may commit rows twice (never lose them)", Runner())
 	}
 	for _, kv := range runnerOptions {
 		name, value, _ := strings.Cut(kv, "=")
@@ -310,6 +341,9 @@ func submit(ctx context.Context, endpoint string, pipeline *pipepb.Pipeline, jav
 	}
 	prep, err := client.Prepare(ctx, &jobpb.PrepareJobRequest{Pipeline: pipeline, PipelineOptions: options, JobName: jobopts.GetJobName()})
 	if err != nil {
+		if slices.Contains(pipeline.GetRequirements(), stableinput.Requirement) && strings.Contains(err.Error(), "stable_input") {
+			return nil, fmt.Errorf("%w (%v)", errStableInputRefused, err)
+		}
 		return nil, fmt.Errorf("preparing the job: %w", err)
 	}
 	token, err := runnerlib.Stage(ctx, prep.GetPreparationId(), prep.GetArtifactStagingEndpoint().GetUrl(), worker, prep.GetStagingSessionToken())

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/icebeam/icebeam/catalog/authtest"
+	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+)
+
+// TestCatalogThatStaysDownFailsTheJob: once the catalog stops answering, a
+// stream's next commit retries for one and a half triggering periods and
+// then fails the job, naming the table and the cause, instead of stalling.
+func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("streams until the job fails")
+	}
+	const trigger = 10 * time.Second
+	var down atomic.Bool
+	tokens := authtest.NewTokenServer(time.Hour, 3600)
+	cat := authtest.NewCatalog(t, tokens, localcatalog.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && commitPath.MatchString(r.URL.Path) {
+				down.Store(true) // from the first commit on
+			}
+			if down.Load() {
+				if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
+					c.Close()
+				}
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, pipelineBin.Path(t), "--catalog_uri="+cat.URL,
+		"--auth=oauth2", "--credential=env:ICEBEAM_TEST_CREDENTIAL", "--iceberg_table=down.clicks",
+		"--interval=10ms", "--triggering_frequency_seconds="+strings.TrimSuffix(trigger.String(), "s"))
+	cmd.Env = append(cmd.Environ(), "ICEBEAM_TEST_CREDENTIAL="+tokens.Credential())
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	took := time.Since(start)
+	if err == nil {
+		t.Fatalf("clicks ran on against a dead catalog and exited 0:\n%s", launchtest.Tail(string(out)))
+	}
+	for _, want := range []string{"table down.clicks", "EOF", "failing for 15s"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the failure does not say %q:\n%s", want, launchtest.Tail(string(out)))
+		}
+	}
+	// The first pane is due after one period; its commit may retry for
+	// 1.5 more; a few seconds go to starting and stopping the job.
+	if limit := 3*trigger + 10*time.Second; took > limit {
+		t.Errorf("the job failed after %v; with a %v trigger it should within %v", took.Round(time.Second), trigger, limit)
+	}
+	t.Logf("failed after %v", took.Round(time.Second))
+}
+
+// A streaming pipeline on Spark is refused before anything is submitted,
+// naming the missing runner feature.
+func TestSparkRefusesStreaming(t *testing.T) {
+	out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil,
+		"--runner=spark", "--endpoint=localhost:1", "--environment_type=LOOPBACK",
+		"--catalog_uri=http://127.0.0.1:1", "--duration=1s")
+	if err == nil {
+		t.Fatalf("clicks on Spark exited 0:\n%s", launchtest.Tail(out))
+	}
+	if !strings.Contains(out, "--runner=spark cannot run this streaming pipeline") || !strings.Contains(out, "splittable DoFn") {
+		t.Errorf("the refusal does not name the runner and the missing feature:\n%s", launchtest.Tail(out))
+	}
+}
