@@ -11,12 +11,11 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/graphx"
-	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/prism"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/periodic"
 
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/internal/stableinput"
 )
 
@@ -39,23 +38,6 @@ func streamingPipeline() *beam.Pipeline {
 	return p
 }
 
-func marshal(t *testing.T, p *beam.Pipeline) *pipepb.Pipeline {
-	t.Helper()
-	edges, _, err := p.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := graphx.CreateEnvironment(context.Background(), graphx.URNEnvDocker, func(context.Context) string { return "none" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	mp, err := graphx.Marshal(edges, &graphx.Options{Environment: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mp
-}
-
 func setFlag(t *testing.T, name, value string) {
 	t.Helper()
 	old := flag.Lookup(name).Value.String()
@@ -67,7 +49,7 @@ func setFlag(t *testing.T, name, value string) {
 
 func TestFlinkStreamingOptions(t *testing.T) {
 	setFlag(t, "runner", "flink")
-	mp := marshal(t, streamingPipeline())
+	mp := launchtest.Model(t, streamingPipeline())
 	opts, err := portableOptions(mp)
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +81,7 @@ func TestRunnerOptionsOverrideDefaults(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	setFlag(t, "runner_option", "numberOfExecutionRetries=0")
 	t.Cleanup(func() { runnerOptions = nil })
-	opts, err := portableOptions(marshal(t, streamingPipeline()))
+	opts, err := portableOptions(launchtest.Model(t, streamingPipeline()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +92,7 @@ func TestRunnerOptionsOverrideDefaults(t *testing.T) {
 
 func TestSparkStreamingIsRefused(t *testing.T) {
 	setFlag(t, "runner", "spark")
-	_, err := portableOptions(marshal(t, streamingPipeline()))
+	_, err := portableOptions(launchtest.Model(t, streamingPipeline()))
 	if err == nil || !strings.Contains(err.Error(), "splittable DoFns") {
 		t.Errorf("err = %v, want a refusal naming the missing feature", err)
 	}
@@ -120,7 +102,7 @@ func TestBatchGetsNoCheckpointing(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	p, s := beam.NewPipelineWithRoot()
 	beam.ParDo(stableinput.Scope(s, "Commit"), double, beam.Create(s, int64(1)))
-	mp := marshal(t, p)
+	mp := launchtest.Model(t, p)
 	opts, err := portableOptions(mp)
 	if err != nil {
 		t.Fatal(err)

@@ -8,19 +8,11 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/runtime/graphx"
+	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 )
 
-// Shuffle is one GroupByKey of a pipeline as a runner receives it.
-type Shuffle struct {
-	Name     string // the transform's unique name
-	KeyCoder string // URN of its key coder, inside any length prefix
-}
-
-// Shuffles lists every GroupByKey in p's model pipeline, those that Beam
-// expands Reshuffle and CombinePerKey into included, with its key coder.
-// The Java runners (Flink, Spark, Dataflow's shuffle) decode keys with
-// their own coders: a string_utf8 key must be valid UTF-8 there.
-func Shuffles(t testing.TB, p *beam.Pipeline) []Shuffle {
+// Model is p as the Beam model pipeline a runner receives.
+func Model(t testing.TB, p *beam.Pipeline) *pipepb.Pipeline {
 	t.Helper()
 	edges, _, err := p.Build()
 	if err != nil {
@@ -34,7 +26,22 @@ func Shuffles(t testing.TB, p *beam.Pipeline) []Shuffle {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comps := mp.GetComponents()
+	return mp
+}
+
+// Shuffle is one GroupByKey of a pipeline as a runner receives it.
+type Shuffle struct {
+	Name     string // the transform's unique name
+	KeyCoder string // URN of its key coder, inside any length prefix
+}
+
+// Shuffles lists every GroupByKey in p's model pipeline, those that Beam
+// expands Reshuffle and CombinePerKey into included, with its key coder.
+// The Java runners (Flink, Spark, Dataflow's shuffle) decode keys with
+// their own coders: a string_utf8 key must be valid UTF-8 there.
+func Shuffles(t testing.TB, p *beam.Pipeline) []Shuffle {
+	t.Helper()
+	comps := Model(t, p).GetComponents()
 	var out []Shuffle
 	for _, tr := range comps.GetTransforms() {
 		if tr.GetSpec().GetUrn() != "beam:transform:group_by_key:v1" {
