@@ -37,7 +37,7 @@ TABLE=${TABLE:-clicks.user_clicks}
 RUNNER=${RUNNER:-prism}
 CHECKPOINT=${CHECKPOINT:-5s}
 SEQ=${SEQ:-$([ "$RUNNER" = flink ] && echo 1 || echo 0)}
-CACHE=.cache/bench-clicks
+CACHE=${BENCH_CACHE:-.cache/bench-clicks}
 rm -rf "$CACHE/lakehouse"
 mkdir -p "$CACHE"
 

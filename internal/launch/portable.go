@@ -107,8 +107,9 @@ func serveWorkerPool(addr string) {
 	os.Exit(0)
 }
 
-// portable reports whether --runner submits to a Beam job server.
-func portable() bool {
+// Portable reports whether --runner submits to a Beam job server (Flink,
+// Spark, or any other through --runner=universal).
+func Portable() bool {
 	switch Runner() {
 	case "universal", "portable", "flink", "spark":
 		return true
@@ -131,7 +132,7 @@ func portable() bool {
 // It refuses a streaming pipeline on Spark, whose portable runner cannot
 // run the splittable DoFns every unbounded Go source is built on.
 func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
-	if !portable() {
+	if !Portable() {
 		return beamx.RunWithMetrics(ctx, p)
 	}
 	endpoint, err := jobopts.GetEndpoint()

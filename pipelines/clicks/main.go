@@ -68,7 +68,11 @@ func main() {
 
 	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
-	rows := clicks.Generate(s, clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn})
+	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn}
+	if launch.Portable() {
+		gen.BundleLength = time.Second // see clicks.Config.BundleLength
+	}
+	rows := clicks.Generate(s, gen)
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
 		Catalog:             cfg,
 		Table:               *icebergTable,

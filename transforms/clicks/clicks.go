@@ -63,6 +63,16 @@ type Config struct {
 	Start time.Time
 	// Sequenced emits SequencedClick rows instead of Click.
 	Sequenced bool
+	// BundleLength is how long the generator emits, sleeping between due
+	// rows, before it ends a bundle (default 100ms). Bundles must end:
+	// prism passes a bundle's output on only when it ends, and Flink
+	// checkpoints between bundles. On Beam's portable Flink runner they
+	// must not end often: its 2.70 release keeps a state name for every
+	// self-checkpoint of a splittable DoFn and fails past 32,767 of them
+	// (apache/beam#27648), and it rounds the requested wait down to whole
+	// seconds, turning short waits into a busy loop of checkpoints. A
+	// second lasts about nine hours there.
+	BundleLength time.Duration
 }
 
 // unbounded is how far "until cancelled" reaches: far enough for any job,
@@ -83,6 +93,9 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	if cfg.Start.IsZero() {
 		cfg.Start = time.Now()
 	}
+	if cfg.BundleLength <= 0 {
+		cfg.BundleLength = defaultBundle
+	}
 	length := cfg.Duration
 	if length == 0 {
 		length = unbounded
@@ -92,7 +105,8 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	if cfg.Sequenced {
 		row = reflect.TypeFor[SequencedClick]()
 	}
-	return beam.ParDo(s, &generateFn{Sequenced: cfg.Sequenced}, beam.Create(s, sp), beam.TypeDefinition{Var: beam.XType, T: row})
+	fn := &generateFn{Sequenced: cfg.Sequenced, BundleNanos: int64(cfg.BundleLength)}
+	return beam.ParDo(s, fn, beam.Create(s, sp), beam.TypeDefinition{Var: beam.XType, T: row})
 }
 
 // span is the generator's one input element: Rows rows, row i due at
@@ -121,15 +135,9 @@ const (
 	// blockRows is how many due rows the generator claims at once; the
 	// clock is read once per block, not per row.
 	blockRows = 4096
-	// maxBundle is how long one bundle emits, sleeping in between, before
-	// it checkpoints. Bundles must end: prism passes a bundle's output
-	// downstream only when it ends, and Flink checkpoints between bundles.
-	// They must not end often: Flink's portable runner (Beam 2.70) keeps a
-	// state name for every self-checkpoint of a splittable DoFn and fails
-	// past 32,767 of them (apache/beam#27648), and rounds the requested
-	// delay down to whole seconds, so that frequent short sleeps become a
-	// busy loop of checkpoints. One a second lasts about nine hours there.
-	maxBundle = time.Second
+	// defaultBundle is Config.BundleLength's default: short enough that a
+	// pane's rows reach the shuffle soon after they fall due.
+	defaultBundle = 100 * time.Millisecond
 	// maxSleep bounds one sleep inside a bundle, so that a split or a
 	// cancellation is noticed soon.
 	maxSleep = 50 * time.Millisecond
@@ -142,7 +150,8 @@ const (
 // so that it can sleep between wake-ups (a resumed residual) and emit in
 // bundles of bounded length.
 type generateFn struct {
-	Sequenced bool
+	Sequenced   bool
+	BundleNanos int64
 }
 
 func (*generateFn) CreateInitialRestriction(sp span) offsetrange.Restriction {
@@ -174,6 +183,7 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
 	began := time.Now()
 	now := began
+	maxBundle := time.Duration(f.BundleNanos)
 	for {
 		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
 		for i := from; i < to; i++ {
