@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -163,10 +164,15 @@ func staticTokenRejected(resp *http.Response, token string) error {
 	if resp.StatusCode == statusAuthenticationTimeout {
 		status = "Authentication Timeout"
 	}
-	msg := fmt.Sprintf("catalog: the catalog rejected the static --token (HTTP %d %s); --auth=bearer tokens are never refreshed, so it has most likely expired: pass a fresh --token, or use --auth=google or --auth=oauth2 --credential=ID:SECRET, which renew tokens themselves",
+	msg := fmt.Sprintf("(HTTP %d %s); --auth=bearer tokens are never refreshed, so it has most likely expired: pass a fresh --token, or use --auth=google or --auth=oauth2 --credential=ID:SECRET, which renew tokens themselves",
 		resp.StatusCode, status)
 	if said != "" {
 		msg += "; the catalog said: " + said
 	}
-	return fmt.Errorf("%s", msg)
+	return fmt.Errorf("catalog: %w %s", ErrStaticTokenRejected, msg)
 }
+
+// ErrStaticTokenRejected is in the error of a request whose --auth=bearer
+// token the catalog refused. Nothing renews such a token, so repeating the
+// request cannot help.
+var ErrStaticTokenRejected = errors.New("the catalog rejected the static --token")

@@ -22,6 +22,8 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
 )
 
 // Snapshot summary and table property keys that carry commit ids.
@@ -447,6 +449,9 @@ func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceber
 // unknownCommitState reports errors after which the commit may or may not
 // have been applied: 5xx answers and transport failures.
 func unknownCommitState(err error) bool {
+	if errors.Is(err, catalog.ErrStaticTokenRejected) {
+		return false // refused before it reached the catalog's logic
+	}
 	var nerr net.Error
 	return errors.Is(err, rest.ErrCommitStateUnknown) || errors.Is(err, rest.ErrServerError) ||
 		errors.Is(err, rest.ErrServiceUnavailable) || errors.As(err, &nerr)
