@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"net/http"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/icebeam/icebeam/catalog/authtest"
-	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
@@ -22,22 +18,11 @@ func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
 		t.Skip("streams until the job fails")
 	}
 	const trigger = 10 * time.Second
-	var down atomic.Bool
-	tokens := authtest.NewTokenServer(time.Hour, 3600)
-	cat := authtest.NewCatalog(t, tokens, localcatalog.Options{}, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodPost && commitPath.MatchString(r.URL.Path) {
-				down.Store(true) // from the first commit on
-			}
-			if down.Load() {
-				if c, _, err := w.(http.Hijacker).Hijack(); err == nil {
-					c.Close()
-				}
-				return
-			}
-			next.ServeHTTP(w, r)
-		})
-	})
+	f := newFaultCatalog(t, fault{before: func(f *faultCatalog, _ int) bool {
+		f.downFor(time.Hour) // from the first data commit on
+		return false
+	}})
+	cat, tokens := f.cat, f.cat.Tokens
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pipelineBin.Path(t), "--catalog_uri="+cat.URL,
