@@ -72,7 +72,7 @@ func BenchmarkRowsToParquet(b *testing.B) {
 		blobs := encodeRows(b, s, rows, maxBatchRows)
 		encode += time.Since(start)
 		start = time.Now()
-		files, err := s.writeFiles(ctx, tbl, decodeChunks(pane(blobs), new(sentTimes)))
+		files, err := s.writeFiles(ctx, tbl, "", decodeChunks(pane(blobs), new(sentTimes)))
 		require.NoError(b, err)
 		commit += time.Since(start)
 		for _, f := range files {
@@ -105,9 +105,37 @@ func BenchmarkSmallChunks(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		_, err := s.writeFiles(ctx, tbl, decodeChunks(pane(blobs), new(sentTimes)))
+		_, err := s.writeFiles(ctx, tbl, "", decodeChunks(pane(blobs), new(sentTimes)))
 		require.NoError(b, err)
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPane), "ns/chunk")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*perPane*len(rows)), "ns/row")
+}
+
+// BenchmarkShardPart measures what a sharded write adds per data file: the
+// writer describes its files as a manifest, the committer decodes it. Run
+// with the number of files per part the pane makes (one per partition and
+// target size).
+func BenchmarkShardPart(b *testing.B) {
+	ctx := context.Background()
+	s := newTestSink[click](b, Config{Catalog: launch(b), Table: "bench.part", PartitionBy: []string{"user_id"}})
+	var rows []click
+	for i := 0; i < 1000; i++ {
+		rows = append(rows, click{UserID: "u" + string(rune('a'+i%16)), Seq: int64(i), TS: int64(i)})
+	}
+	var sent sentTimes
+	w, err := s.write(ctx, time.Now().Add(time.Minute), "bench.part", decodeChunks(pane(encodeRows(b, s, rows, len(rows))), &sent))
+	require.NoError(b, err)
+	require.Len(b, w.files, 16)
+	b.ResetTimer()
+	var size int
+	for i := 0; i < b.N; i++ {
+		p, err := encodePart(w, sent)
+		require.NoError(b, err)
+		size = len(p)
+		var got written
+		require.NoError(b, addPart(&got, new(sentTimes), p))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(w.files)), "ns/file")
+	b.ReportMetric(float64(size)/float64(len(w.files)), "B/file")
 }

@@ -22,6 +22,7 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
 )
@@ -106,6 +107,7 @@ type sink struct {
 	rows *rowSchema
 	spec iceberg.PartitionSpec
 	enc  *chunkEncoder // the layout chunks arrive in
+	id   string        // random: this instance's data files carry it (see fileTag)
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {
@@ -118,7 +120,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 	if err != nil {
 		return nil, err
 	}
-	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc}, nil
+	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8]}, nil
 }
 
 func (s *sink) commitsKey() string { return CommitsKeyPrefix + s.cfg.WriterID }
@@ -236,8 +238,36 @@ func (s *sink) staleWriters(props iceberg.Properties, now time.Time) []string {
 // nil). It is idempotent: a pane that already landed is not committed
 // again, and the files written for it are removed.
 func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
-	res := CommitResult{Table: dest}
 	deadline := time.Now().Add(s.retryFor())
+	w, err := s.write(ctx, deadline, dest, chunks)
+	if err != nil {
+		return CommitResult{Table: dest}, err
+	}
+	return s.commitWritten(ctx, deadline, dest, w, summary)
+}
+
+// written is a pane of one table, or a shard's part of one, written as data
+// files and not committed yet.
+type written struct {
+	tbl     *table.Table    // the table the files were written for; nil in a committer that only got their description
+	schema  *iceberg.Schema // the schema the files were written with
+	created bool            // the writer created the table
+	files   []iceberg.DataFile
+	ids     []chunkID // the chunks the files hold
+	writeMS int64
+	// owned says that no other attempt can commit these files: they were
+	// written in the committing bundle, and a retry writes its own. A
+	// sharded pane's files are written before the committing bundle, and
+	// every retry of it commits the same files, so they are never removed
+	// after a failure and, after a replay, only those the pane's landed
+	// snapshot does not hold.
+	owned bool
+}
+
+// write writes chunks as data files of dest, creating the table when
+// missing. A replacing write writes against the schema it will commit,
+// which may differ from the table's current one.
+func (s *sink) write(ctx context.Context, deadline time.Time, dest string, chunks iter.Seq2[*chunk, error]) (*written, error) {
 	var tbl *table.Table
 	var created bool
 	err := s.retry(ctx, deadline, dest, "loading the table", func() (err error) {
@@ -245,50 +275,53 @@ func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk,
 		return err
 	})
 	if err != nil {
-		return res, err
+		return nil, err
 	}
-	replace := s.cfg.Mode == CreateOrReplace && !created
-
-	// A replace writes against the schema it will commit, which may differ
-	// from the table's current one.
-	writeTbl := tbl
-	if replace {
+	if s.cfg.Mode == CreateOrReplace && !created {
 		tx := tbl.NewTransaction()
 		if err := s.evolveSchema(tx, tbl.Schema()); err != nil {
-			return res, fmt.Errorf("icebergio: table %s: %w", dest, err)
+			return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
 		}
 		staged, err := tx.StagedTable()
 		if err != nil {
-			return res, fmt.Errorf("icebergio: table %s: staging schema: %w", dest, err)
+			return nil, fmt.Errorf("icebergio: table %s: staging schema: %w", dest, err)
 		}
-		writeTbl = staged.Table
+		tbl = staged.Table
 	}
-	writeStart := time.Now()
-	var ids []chunkID
-	files, err := s.writeFiles(ctx, writeTbl, func(yield func(*chunk, error) bool) {
+	w := &written{tbl: tbl, schema: tbl.Schema(), created: created, owned: true}
+	start := time.Now()
+	w.files, err = s.writeFiles(ctx, tbl, s.fileTag(ctx), func(yield func(*chunk, error) bool) {
 		for c, err := range chunks {
 			if err == nil {
-				ids = append(ids, c.ID)
+				w.ids = append(w.ids, c.ID)
 			}
 			if !yield(c, err) {
 				return
 			}
 		}
 	})
-	writeMS := time.Since(writeStart).Milliseconds()
+	w.writeMS = time.Since(start).Milliseconds()
 	if err != nil {
-		return res, fmt.Errorf("icebergio: table %s: writing data files: %w", dest, err)
+		return nil, fmt.Errorf("icebergio: table %s: writing data files: %w", dest, err)
 	}
-	commitID := paneCommitID(s.cfg.WriterID, ids)
-	res.CommitID = commitID
-	for _, f := range files {
+	return w, nil
+}
+
+// commitWritten commits w's files once, under the commit id of w's chunks.
+// Files that are not committed (a replay, a refused commit) are removed.
+func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest string, w *written, summary func() iceberg.Properties) (CommitResult, error) {
+	commitID := paneCommitID(s.cfg.WriterID, w.ids)
+	res := CommitResult{Table: dest, CommitID: commitID}
+	for _, f := range w.files {
 		res.Files++
 		res.Rows += f.Count()
 		res.Bytes += f.FileSizeBytes()
 	}
-	if len(files) == 0 {
+	if len(w.files) == 0 {
 		return res, nil
 	}
+	replace := s.cfg.Mode == CreateOrReplace && !w.created
+	files := w.files
 
 	props := iceberg.Properties{}
 	if summary != nil {
@@ -301,22 +334,26 @@ func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk,
 	// fresh base saves a 409 round trip, and some catalogs (Nessie 0.99)
 	// fail to reject a stale first commit at all.
 	defer lockTable(s.cfg.Catalog.URI + " " + dest)()
-	ident := tbl.Identifier()
+	ident, err := parseIdent(dest)
+	if err != nil {
+		return res, err
+	}
+	var tbl *table.Table
 	if err := s.retry(ctx, deadline, dest, "reloading before commit", func() (err error) {
 		tbl, err = s.cat.LoadTable(ctx, ident)
 		return err
 	}); err != nil {
-		s.removeFiles(ctx, writeTbl, files)
+		w.discard(ctx, s, w.tbl)
 		return res, fmt.Errorf("icebergio: table %s commit %s: reloading before commit: %w", dest, commitID, err)
 	}
 	// A replayed pane, or a duplicate attempt of this bundle that landed
 	// while we wrote.
 	if id, ok := s.landed(tbl, commitID); ok {
-		return s.skip(ctx, res, tbl, id, files), nil
+		return s.skip(ctx, res, tbl, id, w), nil
 	}
 	maybeLanded := false // an attempt ended in an unknown state
 	for attempt, backoff := 1, firstBackoff; ; attempt++ {
-		snap, err := s.tryCommit(ctx, tbl, replace, writeTbl.Schema(), files, commitID, props)
+		snap, err := s.tryCommit(ctx, tbl, replace, w.schema, files, commitID, props)
 		if err == nil {
 			res.SnapshotID = snap
 			break
@@ -324,7 +361,7 @@ func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk,
 		conflict := errors.Is(err, table.ErrCommitFailed)
 		if !conflict && !transient(err) {
 			if !maybeLanded {
-				s.removeFiles(ctx, tbl, files)
+				w.discard(ctx, s, tbl)
 			}
 			return res, fmt.Errorf("icebergio: table %s commit %s failed: %w", dest, commitID, err)
 		}
@@ -342,14 +379,14 @@ func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk,
 		if id, ok := s.landed(fresh, commitID); ok {
 			if !maybeLanded {
 				// Someone else (a duplicate attempt) committed it.
-				return s.skip(ctx, res, fresh, id, files), nil
+				return s.skip(ctx, res, fresh, id, w), nil
 			}
 			res.SnapshotID = id
 			break
 		}
 		if time.Now().Add(backoff).After(deadline) {
 			if !maybeLanded {
-				s.removeFiles(ctx, tbl, files)
+				w.discard(ctx, s, tbl)
 			}
 			return res, fmt.Errorf("icebergio: table %s commit %s failed after %d attempts in %v: %w", dest, commitID, attempt, s.retryFor(), err)
 		}
@@ -368,7 +405,7 @@ func (s *sink) commit(ctx context.Context, dest string, chunks iter.Seq2[*chunk,
 	filesCounter.Inc(ctx, res.Files)
 	bytesCounter.Inc(ctx, res.Bytes)
 	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d bytes=%d ms=%d write_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, writeMS)
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, w.writeMS)
 	s.expire(ctx, dest)
 	return res, nil
 }
@@ -422,18 +459,72 @@ func transient(err error) bool {
 
 // skip reports a pane that had already landed (as snapshot id) and removes
 // the files written for it again.
-func (s *sink) skip(ctx context.Context, res CommitResult, tbl *table.Table, id int64, files []iceberg.DataFile) CommitResult {
+func (s *sink) skip(ctx context.Context, res CommitResult, tbl *table.Table, id int64, w *written) CommitResult {
 	skippedCounter.Inc(ctx, 1)
 	log.Infof(ctx, "icebergio: table %s commit %s had already landed (snapshot %d): skipped", res.Table, res.CommitID, id)
-	s.removeFiles(ctx, tbl, files)
+	if w.owned {
+		s.removeFiles(ctx, tbl, w.files)
+	} else if err := s.removeUnreferenced(ctx, tbl, id, w.files); err != nil {
+		log.Warnf(ctx, "icebergio: table %s: files of a replayed pane left: %v", res.Table, err)
+	}
 	res.SnapshotID, res.Skipped = id, true
 	res.Files, res.Rows, res.Bytes = 0, 0, 0
 	return res
 }
 
+// discard removes w's files after a failed commit, if no retry can commit
+// them (see written.owned).
+func (w *written) discard(ctx context.Context, s *sink, tbl *table.Table) {
+	if w.owned {
+		s.removeFiles(ctx, tbl, w.files)
+	}
+}
+
+// removeUnreferenced removes those of files that snapshot id did not add:
+// written again for a pane that had landed with other copies.
+func (s *sink) removeUnreferenced(ctx context.Context, tbl *table.Table, id int64, files []iceberg.DataFile) error {
+	snap := tbl.Metadata().SnapshotByID(id)
+	if snap == nil {
+		return fmt.Errorf("snapshot %d of the landed pane is expired; cannot tell its files", id)
+	}
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		return err
+	}
+	manifests, err := snap.Manifests(fsys)
+	if err != nil {
+		return err
+	}
+	added := map[string]bool{}
+	for _, m := range manifests {
+		if m.SnapshotID() != id {
+			continue
+		}
+		entries, err := m.FetchEntries(fsys, true)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			added[e.DataFile().FilePath()] = true
+		}
+	}
+	var orphans []iceberg.DataFile
+	for _, f := range files {
+		if !added[f.FilePath()] {
+			orphans = append(orphans, f)
+		}
+	}
+	s.removeFiles(ctx, tbl, orphans)
+	return nil
+}
+
 // removeFiles deletes data files that no commit references. It only logs
 // failures: an orphan file costs storage, not correctness.
 func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) {
+	if tbl == nil {
+		log.Warnf(ctx, "icebergio: %d unreferenced data files left (the table could not be loaded to remove them)", len(files))
+		return
+	}
 	fsys, err := tbl.FS(ctx)
 	if err != nil {
 		log.Warnf(ctx, "icebergio: table %s: %d unreferenced data files left: %v", tbl.Identifier(), len(files), err)
@@ -573,14 +664,14 @@ func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) erro
 // size; chunks are consumed one at a time. Chunks whose layout matches the
 // table are concatenated as they are; otherwise (a table partitioned
 // differently, a column of a wider type) their rows are decoded and written
-// again by iceberg-go.
-func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
+// again by iceberg-go. Stitched files' names start with tag.
+func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
 	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
 	if err != nil {
 		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", tbl.Identifier(), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize)
+	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize, tag)
 	if err != nil {
 		return nil, err
 	}

@@ -360,7 +360,7 @@ func TestCrashBetweenWriteAndCommit(t *testing.T) {
 
 	// First attempt: files written, then the worker dies before committing.
 	blobs := encodeRows(t, s, clicks(0, 80, "a"), 30)
-	files, err := s.writeFiles(ctx, tbl, deliver(blobs))
+	files, err := s.writeFiles(ctx, tbl, "", deliver(blobs))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 

@@ -3,7 +3,9 @@
 // or templated table, turns them into Arrow batches column by column and
 // encodes each bundle's batches as Parquet row groups with iceberg-go's
 // writer; at each trigger it concatenates a pane's row groups into data
-// files and commits them once per table through a REST catalog, under a
+// files (on the one worker that holds the table's key, or with Config.Shards
+// on several, whose files one committer gathers) and commits them once per
+// table through a REST catalog, under a
 // commit id derived from the pane's contents, so that a pane a runner
 // replays is never committed twice and a pane re-formed after a failover is
 // never mistaken for one that landed.
@@ -12,6 +14,7 @@ package icebergio
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -73,6 +76,17 @@ type Config struct {
 	WriterID string
 	// Expire, when set, expires old snapshots after commits.
 	Expire Expiry
+	// Shards, when above 1, spreads the writing of each table's pane over
+	// this many workers: each writes data files from its share of the
+	// pane's rows and sends their description to the table's single
+	// committer, which still commits one snapshot per pane. Use it when
+	// one worker cannot write a table's pane within the triggering
+	// frequency (see docs/dataflow.md). A sharded stream's panes end on
+	// clock boundaries (multiples of the frequency) and commit a moment
+	// later (a quarter of the frequency, at most 2 s), once every shard
+	// has written its part.
+	// Default 1: one worker writes and commits each pane.
+	Shards int
 }
 
 // Expiry bounds the snapshots a long stream keeps. Snapshots are expired
@@ -88,6 +102,9 @@ const (
 	// maxBatchRows bounds the rows buffered per destination in a bundle
 	// before they are encoded as one Parquet row group.
 	maxBatchRows = 1 << 16
+	// maxShards bounds Config.Shards: the committer of a pane holds the
+	// descriptions of all its parts.
+	maxShards = 1024
 )
 
 func (c Config) withDefaults() Config {
@@ -116,6 +133,9 @@ func (c Config) validate(rows *rowSchema) error {
 	if !validWriterID.MatchString(c.WriterID) {
 		return fmt.Errorf("icebergio: table %s: writer id %q must match %s", c.Table, c.WriterID, validWriterID)
 	}
+	if c.Shards < 0 || c.Shards > maxShards {
+		return fmt.Errorf("icebergio: table %s: %d shards (want 0 to %d)", c.Table, c.Shards, maxShards)
+	}
 	if c.Expire.RetainLast < 0 || c.Expire.OlderThan < 0 {
 		return fmt.Errorf("icebergio: table %s: negative snapshot expiry settings", c.Table)
 	}
@@ -140,6 +160,7 @@ var validWriterID = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 func init() {
 	register.DoFn3x1[context.Context, beam.X, func(string, []byte), error](&encodeFn{})
 	register.DoFn5x1[context.Context, beam.PaneInfo, string, func(*[]byte) bool, func(CommitResult), error](&commitFn{})
+	register.DoFn4x1[context.Context, string, func(*[]byte) bool, func(string, []byte), error](&writeShardFn{})
 	register.Emitter2[string, []byte]()
 	register.Emitter1[CommitResult]()
 	register.Iter1[[]byte]()
@@ -154,7 +175,8 @@ func init() {
 //
 // Rows are encoded as Parquet row groups in their bundle and shuffled keyed
 // by table; one worker per table and pane concatenates them into data files
-// and commits, so a pane is visible about as soon as it fires.
+// and commits, so a pane is visible about as soon as it fires. With
+// cfg.Shards > 1, several workers write a table's pane and one commits it.
 func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	s = s.Scope("icebergio.Write")
 	cfg = cfg.withDefaults()
@@ -166,18 +188,32 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	if err := cfg.validate(rs); err != nil {
 		panic(err)
 	}
+	rowType := beam.EncodedType{T: t}
+	unbounded := !bounded(rows)
+	sharded := cfg.Shards > 1
 	var opts []beam.WindowIntoOption
-	if !bounded(rows) {
-		opts = append(opts,
-			beam.Trigger(trigger.Repeat(trigger.AfterProcessingTime().PlusDelay(cfg.TriggeringFrequency))),
-			beam.PanesDiscard())
+	if unbounded {
+		fire := trigger.AfterProcessingTime().PlusDelay(cfg.TriggeringFrequency)
+		if sharded {
+			fire = trigger.AfterProcessingTime().AlignedTo(cfg.TriggeringFrequency, time.Unix(0, 0))
+		}
+		opts = append(opts, beam.Trigger(trigger.Repeat(fire)), beam.PanesDiscard())
 	}
 	global := beam.WindowInto(s, window.NewGlobalWindows(), rows, opts...)
-	batches := beam.ParDo(s, &encodeFn{Cfg: cfg, RowType: beam.EncodedType{T: t}}, global)
-	grouped := beam.GroupByKey(s, batches)
+	chunks := beam.ParDo(s, &encodeFn{Cfg: cfg, RowType: rowType}, global)
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
-	return beam.ParDo(stableinput.Scope(s, "Commit"), &commitFn{Cfg: cfg, RowType: beam.EncodedType{T: t}, Unbounded: !bounded(rows)}, grouped)
+	commit := stableinput.Scope(s, "Commit")
+	if !sharded {
+		return beam.ParDo(commit, &commitFn{Cfg: cfg, RowType: rowType, Unbounded: unbounded}, beam.GroupByKey(s, chunks))
+	}
+	parts := beam.ParDo(s.Scope("WriteShards"), &writeShardFn{Cfg: cfg, RowType: rowType}, beam.GroupByKey(s, chunks))
+	if unbounded {
+		parts = beam.WindowInto(s, window.NewGlobalWindows(), parts,
+			beam.Trigger(trigger.Repeat(trigger.AfterProcessingTime().AlignedTo(cfg.TriggeringFrequency, time.Unix(0, 0).Add(gatherFor(cfg.TriggeringFrequency))))),
+			beam.PanesDiscard())
+	}
+	return beam.ParDo(commit, &commitFn{Cfg: cfg, RowType: rowType, Unbounded: unbounded, Sharded: true}, beam.GroupByKey(s, parts))
 }
 
 // bounded reports whether p is bounded. beam.PCollection does not export
@@ -200,6 +236,7 @@ type encodeFn struct {
 	enc  *chunkEncoder
 	bufs map[string]*batchBuilder
 	out  [][]byte
+	next int // the shard of the next chunk, round robin from a random start
 }
 
 func (f *encodeFn) Setup() error {
@@ -211,6 +248,7 @@ func (f *encodeFn) Setup() error {
 		return err
 	}
 	f.enc, err = newChunkEncoder(f.rows, f.Cfg)
+	f.next = rand.IntN(max(f.Cfg.Shards, 1))
 	return err
 }
 
@@ -255,39 +293,56 @@ func (f *encodeFn) flush(ctx context.Context, dest string, bb *batchBuilder, emi
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: encoding rows as Parquet: %w", dest, err)
 	}
+	key := dest
 	for _, b := range f.out {
-		emit(dest, b)
+		if f.Cfg.Shards > 1 {
+			key = shardKey(dest, f.next)
+			f.next = (f.next + 1) % f.Cfg.Shards
+		}
+		emit(key, b)
 	}
 	clear(f.out)
 	return nil
 }
 
-// commitFn writes and commits one pane of one table.
+// commitFn writes and commits one pane of one table, or with Sharded,
+// commits the parts of it that shards wrote.
 type commitFn struct {
 	Cfg       Config
 	RowType   beam.EncodedType
 	Unbounded bool
+	Sharded   bool
 
 	sink *sink
 }
 
-func (f *commitFn) Setup(ctx context.Context) error {
-	rows, err := newRowSchema(f.RowType.T)
-	if err != nil {
-		return err
-	}
-	cat, err := catalog.Open(ctx, f.Cfg.Catalog)
-	if err != nil {
-		return err
-	}
-	f.sink, err = newSink(cat, f.Cfg, rows)
+func (f *commitFn) Setup(ctx context.Context) (err error) {
+	f.sink, err = openSink(ctx, f.Cfg, f.RowType)
 	return err
 }
 
-func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest string, chunks func(*[]byte) bool, emit func(CommitResult)) error {
+func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest string, elems func(*[]byte) bool, emit func(CommitResult)) error {
 	var sent sentTimes
-	summary := func() iceberg.Properties {
-		if !f.Unbounded || sent.first.IsZero() {
+	summary := paneSummary(f.Unbounded, pane, &sent)
+	var res CommitResult
+	var err error
+	if f.Sharded {
+		res, err = f.sink.commitParts(ctx, dest, elems, &sent, summary)
+	} else {
+		res, err = f.sink.commit(ctx, dest, decodeChunks(elems, &sent), summary)
+	}
+	if err != nil {
+		return err
+	}
+	emit(res)
+	return nil
+}
+
+// paneSummary returns the snapshot summary entries of a streaming pane,
+// asked for once its chunks (and so their send times) have been read.
+func paneSummary(unbounded bool, pane beam.PaneInfo, sent *sentTimes) func() iceberg.Properties {
+	return func() iceberg.Properties {
+		if !unbounded || sent.first.IsZero() {
 			return nil
 		}
 		return iceberg.Properties{
@@ -295,10 +350,4 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest 
 			PaneTimingKey:  pane.Timing.String(),
 		}
 	}
-	res, err := f.sink.commit(ctx, dest, decodeChunks(chunks, &sent), summary)
-	if err != nil {
-		return err
-	}
-	emit(res)
-	return nil
 }

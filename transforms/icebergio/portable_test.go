@@ -16,7 +16,9 @@ import (
 // destination table's name, a string_utf8 key on Java runners (Flink,
 // Spark, Dataflow), which turn invalid UTF-8 into U+FFFD. Names are text:
 // a fixed name is checked at construction, a templated one keeps only
-// [A-Za-z0-9_] of the row values.
+// [A-Za-z0-9_] of the row values. A sharded write shuffles twice: chunks
+// keyed by "<shard>|<table>" (digits, '|' and the name), then parts keyed
+// by the table's name.
 func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	p, s := beam.NewPipelineWithRoot()
 	rows := beam.Create(s, click{UserID: "a"})
@@ -24,6 +26,17 @@ func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	shuffles := launchtest.Shuffles(t, p)
 	require.Len(t, shuffles, 1)
 	require.Equal(t, "beam:coder:string_utf8:v1", shuffles[0].KeyCoder)
+
+	p, s = beam.NewPipelineWithRoot()
+	rows = beam.Create(s, click{UserID: "a"})
+	Write(s, Config{Catalog: launch(t), Table: "ns.user_{user_id}", Shards: 3}, rows)
+	shuffles = launchtest.Shuffles(t, p)
+	require.Len(t, shuffles, 2)
+	for _, sh := range shuffles {
+		require.Equal(t, "beam:coder:string_utf8:v1", sh.KeyCoder)
+	}
+	require.Equal(t, "ns.user_a", shardTable(shardKey("ns.user_a", 2)))
+	require.True(t, utf8.ValidString(shardKey("ns.é", 11)))
 
 	rs, err := newRowSchema(reflect.TypeFor[click]())
 	require.NoError(t, err)

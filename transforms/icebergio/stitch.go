@@ -153,7 +153,8 @@ type pendingRows struct {
 	rows int64
 }
 
-func newStitcher(ctx context.Context, tbl *table.Table, layout *stitchLayout, enc *chunkEncoder, target int64) (*stitcher, error) {
+// Its files are named <tag><uuid>-<n>.parquet.
+func newStitcher(ctx context.Context, tbl *table.Table, layout *stitchLayout, enc *chunkEncoder, target int64, tag string) (*stitcher, error) {
 	fsys, err := tbl.FS(ctx)
 	if err != nil {
 		return nil, err
@@ -167,7 +168,7 @@ func newStitcher(ctx context.Context, tbl *table.Table, layout *stitchLayout, en
 		return nil, err
 	}
 	return &stitcher{tbl: tbl, layout: layout, enc: enc, fs: wfs, loc: loc, target: target,
-		prefix: uuid.NewString(), open: map[string]*stitchedFile{}, pending: map[string]*pendingRows{},
+		prefix: tag + uuid.NewString(), open: map[string]*stitchedFile{}, pending: map[string]*pendingRows{},
 		reencode: maxReencodedRows}, nil
 }
 

@@ -224,7 +224,7 @@ func TestReencodingIsBounded(t *testing.T) {
 	require.NoError(t, err)
 	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
 	require.NoError(t, err)
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize)
+	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize, "")
 	require.NoError(t, err)
 	st.reencode = 500
 	for c, err := range chunksOf(t, s, clicks(0, 2000, "a"), 100) {

@@ -18,7 +18,9 @@ func TestRegistrations(t *testing.T) {
 	p, s := beam.NewPipelineWithRoot()
 	rows := beam.Impulse(s)
 	rows = beam.ParDo(s, &clickFn{Users: 1}, beam.ParDo(s, impulseToIndex, rows))
-	Write(s, Config{Catalog: catalog.Config{URI: "http://127.0.0.1:1"}, Table: "a.b_{user_id}"}, rows)
+	for _, shards := range []int{1, 4} {
+		Write(s, Config{Catalog: catalog.Config{URI: "http://127.0.0.1:1"}, Table: "a.b_{user_id}", Shards: shards}, rows)
+	}
 	_, err := vet.Execute(context.Background(), p)
 	require.NoError(t, err)
 }

@@ -1,0 +1,205 @@
+package icebergio
+
+import (
+	"bytes"
+	"context"
+	"encoding/gob"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/iceberg-go"
+	"google.golang.org/grpc/metadata"
+
+	"github.com/icebeam/icebeam/catalog"
+)
+
+// A sharded write (Config.Shards > 1) splits each table's pane over several
+// writers: the encode step sends its chunks to the Shards keys of their
+// table in turn, each writer stitches its key's chunks into data files and sends
+// only their description (a part) to the table's single committer, which
+// commits the parts of a pane as one snapshot. The pane's commit id is the
+// hash of the chunk ids of all its parts, as for an unsharded write.
+//
+// Shards fire on the same clock boundaries (the trigger is aligned to the
+// triggering frequency), so a pane's parts reach the committer together; it
+// commits them gatherFor after the boundary. A trigger that also fired on
+// the count of parts would save that wait on Beam's Java runners, but prism
+// re-arms a processing-time trigger from the previous firing, not from the
+// next pane's first element, so it would fire at a pane's first part and
+// split the pane.
+
+// shardKey is the shuffle key of shard n of table dest: text, since Java
+// runners decode string keys as UTF-8 (table names are valid UTF-8).
+func shardKey(dest string, n int) string { return strconv.Itoa(n) + "|" + dest }
+
+// shardTable is the table of a shardKey.
+func shardTable(key string) string {
+	_, dest, _ := strings.Cut(key, "|")
+	return dest
+}
+
+// gatherFor is how long after a pane's boundary its committer fires: long
+// enough for shards that fired at the boundary to write their parts, short
+// against the pane.
+func gatherFor(freq time.Duration) time.Duration { return min(freq/4, 2*time.Second) }
+
+// fileTag starts the names of the data files s writes in ctx: the SDK
+// harness's worker id, where the runner gives one, and s's own id, so a
+// table's files tell which worker and which DoFn instance wrote them. On
+// Flink each slot (subtask) runs its own instances: two instances in one
+// pane's files are two slots.
+func (s *sink) fileTag(ctx context.Context) string {
+	md, _ := metadata.FromOutgoingContext(ctx)
+	ids := md.Get("worker_id")
+	if len(ids) != 1 || ids[0] == "" {
+		return s.id + "-"
+	}
+	tag := []byte(ids[0])
+	for i, c := range tag {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			tag[i] = '_'
+		}
+	}
+	return "w" + string(tag) + "-" + s.id + "-"
+}
+
+// part is a written shard's part of a pane on its way to the committer.
+// Its data files travel as an Iceberg manifest, Iceberg's own description
+// of data files (statistics, partition values and all).
+type part struct {
+	Created       bool
+	Schema        []byte // the iceberg.Schema the files were written with, as JSON
+	ChunkIDs      []chunkID
+	FirstSentMS   int64
+	LastSentMS    int64
+	WriteMS       int64
+	FormatVersion int
+	SpecID        int32
+	Files         int32
+	Manifest      []byte // Avro
+}
+
+// partSnapshotID is the snapshot id a part's manifest is written under;
+// the committer's snapshot gets its own.
+const partSnapshotID = 1
+
+func encodePart(w *written, sent sentTimes) ([]byte, error) {
+	p := part{Created: w.created, ChunkIDs: w.ids, WriteMS: w.writeMS,
+		FirstSentMS: sent.first.UnixMilli(), LastSentMS: sent.last.UnixMilli(),
+		FormatVersion: w.tbl.Metadata().Version(), SpecID: int32(w.tbl.Metadata().DefaultPartitionSpec()), Files: int32(len(w.files))}
+	var err error
+	if p.Schema, err = json.Marshal(w.schema); err != nil {
+		return nil, err
+	}
+	snap := int64(partSnapshotID)
+	entries := make([]iceberg.ManifestEntry, len(w.files))
+	for i, f := range w.files {
+		entries[i] = iceberg.NewManifestEntry(iceberg.EntryStatusADDED, &snap, nil, nil, f)
+	}
+	var m bytes.Buffer
+	if _, err := iceberg.WriteManifest("part.avro", &m, p.FormatVersion, w.tbl.Spec(), w.schema, snap, entries); err != nil {
+		return nil, fmt.Errorf("describing %d data files: %w", len(w.files), err)
+	}
+	p.Manifest = m.Bytes()
+	var b bytes.Buffer
+	if err := gob.NewEncoder(&b).Encode(&p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// addPart adds an encoded part to w, the pane being gathered, and its send
+// times to sent.
+func addPart(w *written, sent *sentTimes, b []byte) error {
+	var p part
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
+		return fmt.Errorf("decoding a shard's data files: %w", err)
+	}
+	schema := new(iceberg.Schema)
+	if err := json.Unmarshal(p.Schema, schema); err != nil {
+		return fmt.Errorf("decoding a shard's schema: %w", err)
+	}
+	if w.schema == nil {
+		w.schema = schema
+	} else if !w.schema.Equals(schema) {
+		return fmt.Errorf("shards wrote with different table schemas (%s and %s): the table changed while the pane was written", w.schema, schema)
+	}
+	mf := iceberg.NewManifestFile(p.FormatVersion, "part.avro", int64(len(p.Manifest)), p.SpecID, partSnapshotID).
+		AddedFiles(p.Files).Build()
+	entries, err := iceberg.ReadManifest(mf, bytes.NewReader(p.Manifest), true)
+	if err != nil {
+		return fmt.Errorf("decoding a shard's data files: %w", err)
+	}
+	for _, e := range entries {
+		w.files = append(w.files, e.DataFile())
+	}
+	w.created = w.created || p.Created
+	w.ids = append(w.ids, p.ChunkIDs...)
+	w.writeMS = max(w.writeMS, p.WriteMS)
+	sent.add(time.UnixMilli(p.FirstSentMS))
+	sent.add(time.UnixMilli(p.LastSentMS))
+	return nil
+}
+
+// writeShardFn writes one shard's part of a pane of one table as data
+// files and sends their description on to the table's committer.
+type writeShardFn struct {
+	Cfg     Config
+	RowType beam.EncodedType
+
+	sink *sink
+}
+
+func (f *writeShardFn) Setup(ctx context.Context) (err error) {
+	f.sink, err = openSink(ctx, f.Cfg, f.RowType)
+	return err
+}
+
+func (f *writeShardFn) ProcessElement(ctx context.Context, key string, chunks func(*[]byte) bool, emit func(string, []byte)) error {
+	dest := shardTable(key)
+	var sent sentTimes
+	w, err := f.sink.write(ctx, time.Now().Add(f.sink.retryFor()), dest, decodeChunks(chunks, &sent))
+	if err != nil {
+		return err
+	}
+	if len(w.files) == 0 {
+		return nil
+	}
+	b, err := encodePart(w, sent)
+	if err != nil {
+		f.sink.removeFiles(ctx, w.tbl, w.files)
+		return fmt.Errorf("icebergio: table %s: %w", dest, err)
+	}
+	emit(dest, b)
+	return nil
+}
+
+// commitParts commits the parts of a sharded pane as one snapshot and
+// records their send times in sent.
+func (s *sink) commitParts(ctx context.Context, dest string, parts func(*[]byte) bool, sent *sentTimes, summary func() iceberg.Properties) (CommitResult, error) {
+	var w written
+	var b []byte
+	for parts(&b) {
+		if err := addPart(&w, sent, b); err != nil {
+			return CommitResult{Table: dest}, fmt.Errorf("icebergio: table %s: %w", dest, err)
+		}
+	}
+	return s.commitWritten(ctx, time.Now().Add(s.retryFor()), dest, &w, summary)
+}
+
+// openSink opens the catalog cfg names for a sink of rows of type t.
+func openSink(ctx context.Context, cfg Config, t beam.EncodedType) (*sink, error) {
+	rows, err := newRowSchema(t.T)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := catalog.Open(ctx, cfg.Catalog)
+	if err != nil {
+		return nil, err
+	}
+	return newSink(cat, cfg, rows)
+}
