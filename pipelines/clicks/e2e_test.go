@@ -144,6 +144,16 @@ func runClicks(t *testing.T, bin, uri, dest string) map[string][]int64 {
 		commits[m[1]] = append(commits[m[1]], id)
 	}
 	t.Logf("clicks --iceberg_table=%s: %d tables committed in %v", dest, len(commits), time.Since(start).Round(time.Millisecond))
+	// The summary counts what the catalog holds from this run: every row
+	// of the stream, in the commits the sink logged.
+	snaps := 0
+	for _, ids := range commits {
+		snaps += len(ids)
+	}
+	want := fmt.Sprintf("Committed %d rows in %d snapshots to %d table(s)", int(e2eDuration/e2eInterval), snaps, len(commits))
+	if !strings.Contains(string(out), want) {
+		t.Errorf("clicks --iceberg_table=%s: output lacks the summary %q:\n%s", dest, want, launchtest.Tail(string(out)))
+	}
 	return commits
 }
 

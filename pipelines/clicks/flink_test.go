@@ -2,17 +2,20 @@ package main
 
 import (
 	"context"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
@@ -35,6 +38,9 @@ const (
 // fault is what a Flink run does to the job while it streams.
 type fault struct {
 	name string
+	// interval replaces flinkInterval; args are more flags for clicks.
+	interval time.Duration
+	args     []string
 	// commit runs when the sink's n-th data commit (1-based) reaches the
 	// catalog, before it is forwarded; forward says whether to forward it,
 	// after, when it is forwarded and applied, runs before the answer is
@@ -108,6 +114,43 @@ func TestFlinkExactlyOnce(t *testing.T) {
 				}
 			},
 		},
+		{
+			// Eight shards write each pane in Flink's two slots; one
+			// committer commits it. Flink places a key by a hash of its
+			// encoded bytes: of the keys "0|flink.clicks" to
+			// "3|flink.clicks" all four land in slot 2, of eight, three
+			// land in slot 1. A shard gets whole chunks (a bundle's
+			// rows, at most 65,536), and Flink ends the generator's
+			// bundles at checkpoints, so the stream runs at 40,000 rows/s
+			// for panes of several chunks. Each slot runs its own instance of
+			// the writing DoFn (Flink's operator for a subtask registers a
+			// bundle descriptor of its own, and the Go harness keeps DoFn
+			// instances per descriptor), and data file names carry the
+			// instance: a snapshot with files of two instances holds files
+			// written in both slots.
+			name:     "sharded write, crash after commit",
+			interval: 25 * time.Microsecond,
+			args:     []string{"--write_shards=8"},
+			after: func(f *faultCatalog, n int) {
+				if n == 3 {
+					f.pool.Crash()
+				}
+			},
+			check: func(t *testing.T, f *faultCatalog) {
+				requireCrashes(t, f, 1)
+				both := 0
+				for _, w := range writersPerSnapshot(t, f.cat.URL, f.cat.Tokens.Credential(), "flink.clicks") {
+					if len(w) >= 2 {
+						both++
+					}
+				}
+				if both == 0 {
+					t.Error("no snapshot holds files written in two slots")
+				} else {
+					t.Logf("%d snapshots hold files written in two slots", both)
+				}
+			},
+		},
 	}
 	bin := pipelineBin.Path(t)
 	for _, fa := range faults {
@@ -118,6 +161,10 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			env := credentialEnv + "=" + f.cat.Tokens.Credential()
 			f.pool = jobservertest.StartWorkerPool(t, bin, env)
 			name := "flink.clicks"
+			interval := flinkInterval
+			if fa.interval > 0 {
+				interval = fa.interval
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, bin,
@@ -126,8 +173,9 @@ func TestFlinkExactlyOnce(t *testing.T) {
 				"--checkpointing_interval="+flinkCheckpoint.String(),
 				"--catalog_uri="+f.cat.URL, "--auth=oauth2", "--credential=env:"+credentialEnv,
 				"--iceberg_table="+name, "--seq_column",
-				"--interval="+flinkInterval.String(), "--duration="+flinkDuration.String(),
+				"--interval="+interval.String(), "--duration="+flinkDuration.String(),
 				"--triggering_frequency_seconds="+strconv.Itoa(flinkTrigger))
+			cmd.Args = append(cmd.Args, fa.args...)
 			cmd.Env = append(cmd.Environ(), env)
 			start := time.Now()
 			out, err := cmd.CombinedOutput()
@@ -136,7 +184,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			}
 			t.Logf("clicks on Flink (%s): %v, %d completed checkpoints, %d job restarts", fa.name, time.Since(start).Round(time.Second),
 				js.Count("Completed checkpoint"), js.Count("Restoring job"))
-			requireEachSeqOnce(t, f.cat.URL, f.cat.Tokens.Credential(), name, int(flinkDuration/flinkInterval))
+			requireEachSeqOnce(t, f.cat.URL, f.cat.Tokens.Credential(), name, int(flinkDuration/interval))
 			if fa.check != nil {
 				fa.check(t, f)
 			}
@@ -308,6 +356,57 @@ func readSeqs(t *testing.T, scan *table.Scan) []int64 {
 		rec := tr.RecordBatch()
 		seqs := rec.Column(rec.Schema().FieldIndices("seq")[0]).(*array.Int64)
 		out = append(out, seqs.Int64Values()...)
+	}
+	return out
+}
+
+// writersPerSnapshot lists, for each snapshot of table name, the writers
+// (worker and DoFn instance) of the data files it added, as the sink names
+// them: "w<worker id>-<instance>-<uuid>-<n>.parquet".
+func writersPerSnapshot(t *testing.T, uri, credential, name string) []map[string]bool {
+	t.Helper()
+	ctx := context.Background()
+	cat, err := rest.NewCatalog(ctx, "check", uri, rest.WithCredential(credential))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := cat.LoadTable(ctx, catalog.ToIdentifier(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fileName := regexp.MustCompile(`/(w[^/]*)-[0-9a-f-]{36}-[0-9]+\.parquet$`)
+	var out []map[string]bool
+	for _, snap := range tbl.Metadata().Snapshots() {
+		manifests, err := snap.Manifests(fsys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writers := map[string]bool{}
+		for _, m := range manifests {
+			if m.SnapshotID() != snap.SnapshotID {
+				continue
+			}
+			entries, err := m.FetchEntries(fsys, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range entries {
+				if e.Status() != iceberg.EntryStatusADDED || e.SnapshotID() != snap.SnapshotID {
+					continue
+				}
+				match := fileName.FindStringSubmatch(e.DataFile().FilePath())
+				if match == nil {
+					t.Fatalf("data file %s: no worker in its name", e.DataFile().FilePath())
+				}
+				writers[match[1]] = true
+			}
+		}
+		t.Logf("snapshot %d: files from %v", snap.SnapshotID, slices.Sorted(maps.Keys(writers)))
+		out = append(out, writers)
 	}
 	return out
 }

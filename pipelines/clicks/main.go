@@ -13,10 +13,15 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
@@ -30,6 +35,7 @@ var (
 	interval     = flag.Duration("interval", 5*time.Second, "time between generated rows")
 	partitionBy  partitionFields
 	duration     = flag.Duration("duration", 0, "stop generating after this long and finish once the last window is committed; 0 runs until cancelled")
+	writeShards  = flag.Int("write_shards", 1, "workers that write each table's pane in parallel (one still commits it); raise it when one worker cannot keep up with a table")
 	seqColumn    = flag.Bool("seq_column", false, "add a column seq holding each row's position in the stream (0, 1, 2, ...), to check that every row landed exactly once")
 
 	catalogFlags catalog.Config
@@ -73,15 +79,47 @@ func main() {
 		gen.BundleLength = time.Second // see clicks.Config.BundleLength
 	}
 	rows := clicks.Generate(s, gen)
+	writer := "clicks-" + uuid.NewString()
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
+		WriterID:            writer,
 		Catalog:             cfg,
 		Table:               *icebergTable,
 		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
 		PartitionBy:         partitionBy,
+		Shards:              *writeShards,
 	}, rows)
 
+	if launch.Local() {
+		stopOnSignal()
+	}
+	start := time.Now()
 	if _, err := launch.Run(ctx, p); err != nil {
 		stop()
 		log.Fatalf("clicks: %v", err)
 	}
+	if !launch.Waits() {
+		return // nothing has run yet (dry run, template, async submission)
+	}
+	commits, err := committedBy(ctx, cfg, *icebergTable, writer)
+	if err != nil {
+		log.Printf("clicks: the job finished; its summary failed: %v", err)
+		return
+	}
+	printSummary(os.Stdout, cfg, catalogFlags, commits, time.Since(start))
+}
+
+// stopOnSignal makes the first SIGINT or SIGTERM end the stream where it
+// is, so that the job commits its open window, prints its summary and exits
+// 0, as a Dataflow drain does; a second one aborts at once.
+func stopOnSignal() {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-sigs
+		log.Printf("clicks: %v: generating no more rows; committing the open window (again to abort)", sig)
+		clicks.Stop()
+		sig = <-sigs
+		log.Printf("clicks: %v: aborted; rows of the open window are not committed", sig)
+		os.Exit(130)
+	}()
 }

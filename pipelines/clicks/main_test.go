@@ -48,6 +48,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"duration":                     "forever",
 			"partition_by":                 "bucket(user_id)",
 			"seq_column":                   "yes",
+			"write_shards":                 "0",
 		}),
 	})
 	for _, err := range errs {

@@ -16,6 +16,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -25,6 +26,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -63,6 +65,9 @@ func main() {
 }
 
 func run(ctx context.Context) error {
+	if *input == "" && *sampleRows < 1 {
+		return fmt.Errorf("--sample_rows=%d: the generated sample needs at least 1 row (or give --input)", *sampleRows)
+	}
 	if !launch.Local() {
 		if err := launch.Require(remoteRequired...); err != nil {
 			return fmt.Errorf("%w: the generated sample would be a local file the workers cannot read", err)
@@ -91,6 +96,14 @@ func run(ctx context.Context) error {
 	defer stop()
 
 	ident := table.Identifier{*namespace, *tableName}
+	// The snapshot the run must replace; loading it also checks, before
+	// any work, that the catalog answers and accepts our credentials.
+	var before int64
+	if launch.Waits() {
+		if before, err = currentSnapshot(ctx, cfg, ident); err != nil {
+			return err
+		}
+	}
 	p, s := beam.NewPipelineWithRoot()
 	stats := taxi.DailyStats(s.Scope("DailyStats"), in)
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
@@ -107,7 +120,27 @@ func run(ctx context.Context) error {
 		// Nothing has run yet (dry run, template, async submission).
 		return nil
 	}
-	return printSummary(ctx, cfg, ident, time.Since(start))
+	return printSummary(ctx, cfg, ident, before, time.Since(start))
+}
+
+// currentSnapshot is the id of ident's current snapshot, 0 when the table
+// or its snapshot does not exist.
+func currentSnapshot(ctx context.Context, cfg catalog.Config, ident table.Identifier) (int64, error) {
+	cat, err := catalog.Open(ctx, cfg)
+	if err != nil {
+		return 0, err
+	}
+	tbl, err := cat.LoadTable(ctx, ident)
+	if errors.Is(err, icecatalog.ErrNoSuchTable) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("catalog %s at %s: loading table %s: %w", cfg.Name, cfg.URI, strings.Join(ident, "."), err)
+	}
+	if snap := tbl.CurrentSnapshot(); snap != nil {
+		return snap.SnapshotID, nil
+	}
+	return 0, nil
 }
 
 func writeSample(rows int) (string, error) {
@@ -124,8 +157,11 @@ func writeSample(rows int) (string, error) {
 }
 
 // printSummary is the seed's verification step (its `bq query`): what was
-// committed, then the top 10 days by trips.
-func printSummary(ctx context.Context, cfg catalog.Config, ident table.Identifier, took time.Duration) error {
+// committed, then the top 10 days by trips. A run whose input held no
+// valid trip commits nothing (before is still current): replacing daily
+// aggregates with an empty table because an input was empty or wrong would
+// blank every report that reads them, so the run fails instead.
+func printSummary(ctx context.Context, cfg catalog.Config, ident table.Identifier, before int64, took time.Duration) error {
 	cat, err := catalog.Open(ctx, cfg)
 	if err != nil {
 		return err
@@ -135,8 +171,8 @@ func printSummary(ctx context.Context, cfg catalog.Config, ident table.Identifie
 		return fmt.Errorf("loading the committed table: %w", err)
 	}
 	snap := tbl.CurrentSnapshot()
-	if snap == nil {
-		return fmt.Errorf("table %s has no snapshot after the run", ident)
+	if snap == nil || snap.SnapshotID == before {
+		return fmt.Errorf("no valid trips in the input: nothing committed, table %s left as it was", strings.Join(ident, "."))
 	}
 	props := map[string]string{}
 	if snap.Summary != nil {

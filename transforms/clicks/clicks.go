@@ -12,6 +12,7 @@ import (
 	"reflect"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -185,6 +186,10 @@ func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermark
 	now := began
 	maxBundle := time.Duration(f.BundleNanos)
 	for {
+		if stopping.Load() {
+			rt.end()
+			return sdf.StopProcessing(), nil
+		}
 		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
 		for i := from; i < to; i++ {
 			c := ForIndex(i)
@@ -218,6 +223,15 @@ func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermark
 		now = time.Now()
 	}
 }
+
+// stopping is set by Stop.
+var stopping atomic.Bool
+
+// Stop ends every generator running in this process after the rows it has
+// emitted, as a drain would: their streams end, so the pipeline commits its
+// open windows and finishes. A runner's remote workers are not reached; on
+// Dataflow, drain the job instead.
+func Stop() { stopping.Store(true) }
 
 // blockTracker tracks an offset range claimed in blocks: one claim covers
 // every row due, clipped atomically to the restriction's end, which the
@@ -253,6 +267,14 @@ func (t *blockTracker) claim(upTo int64) (from, to int64, done bool) {
 		t.stopped = true
 	}
 	return from, to, t.stopped
+}
+
+// end finishes the restriction at the first unclaimed position.
+func (t *blockTracker) end() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rest.End = min(t.rest.End, t.next)
+	t.stopped = true
 }
 
 // TryClaim claims every position up to and including pos.

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+)
+
+// tableCommits is what one run committed to one table.
+type tableCommits struct {
+	name      string
+	snapshots int
+	rows      int64
+	total     string // the table's rows now, from its current snapshot
+}
+
+// committedBy finds what writer committed to the tables dest names (a
+// table, or a template such as clicks.user_{user_id}): the snapshots whose
+// commit id is the writer's.
+func committedBy(ctx context.Context, cfg catalog.Config, dest, writer string) ([]tableCommits, error) {
+	cat, err := catalog.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	if prefix, _, templated := strings.Cut(dest, "{"); templated {
+		ns, tablePrefix, _ := strings.Cut(prefix, ".")
+		for ident, err := range cat.ListTables(ctx, table.Identifier{ns}) {
+			if err != nil {
+				return nil, fmt.Errorf("listing namespace %s: %w", ns, err)
+			}
+			if name := ident[len(ident)-1]; strings.HasPrefix(name, tablePrefix) {
+				names = append(names, ns+"."+name)
+			}
+		}
+		slices.Sort(names)
+	} else {
+		names = []string{dest}
+	}
+	var out []tableCommits
+	for _, name := range names {
+		ns, tbl, _ := strings.Cut(name, ".")
+		t, err := cat.LoadTable(ctx, table.Identifier{ns, tbl})
+		if err != nil {
+			return nil, fmt.Errorf("loading table %s: %w", name, err)
+		}
+		c := tableCommits{name: name}
+		for _, snap := range t.Metadata().Snapshots() {
+			if snap.Summary == nil || !strings.HasPrefix(snap.Summary.Properties[icebergio.CommitIDKey], writer+"/") {
+				continue
+			}
+			c.snapshots++
+			n, _ := strconv.ParseInt(snap.Summary.Properties["added-records"], 10, 64)
+			c.rows += n
+		}
+		if cur := t.CurrentSnapshot(); cur != nil && cur.Summary != nil {
+			c.total = cur.Summary.Properties["total-records"]
+		}
+		if c.snapshots > 0 {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// printSummary says what the run committed, where, and how to look.
+func printSummary(w io.Writer, cfg catalog.Config, flags catalog.Config, commits []tableCommits, took time.Duration) {
+	var rows int64
+	var snaps int
+	for _, c := range commits {
+		rows += c.rows
+		snaps += c.snapshots
+	}
+	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
+	if flags.URI == "" && cfg.LocalDir != "" {
+		// The embedded catalog's address died with the job.
+		where = "the local catalog in " + cfg.LocalDir
+	}
+	if len(commits) == 0 {
+		fmt.Fprintf(w, "Committed nothing in %s (%s).\n", took.Round(time.Second), where)
+		return
+	}
+	fmt.Fprintf(w, "Committed %d rows in %d snapshots to %d table(s) in %s (%s):\n", rows, snaps, len(commits), took.Round(time.Second), where)
+	for _, c := range commits {
+		fmt.Fprintf(w, "  %s: %d rows in %d snapshots; the table now holds %s rows\n", c.name, c.rows, c.snapshots, c.total)
+	}
+	look := "go run ./cmd/icebeam snapshots " + commits[0].name
+	switch {
+	case flags.URI != "":
+		look += " --catalog_uri=" + flags.URI
+	case flags.LocalDir != catalog.DefaultLocalDir:
+		look += " --local_dir=" + flags.LocalDir
+	}
+	fmt.Fprintf(w, "Look at it: %s\n", look)
+}
