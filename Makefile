@@ -1,5 +1,7 @@
-# The two commands a new user needs are `go run ./pipelines/taxi` and `make test`.
+# The two commands a new user needs are `make run` and `make test`.
 GO ?= go
+SHELL := /bin/bash
+PHASE := ./scripts/phase.sh
 
 .PHONY: test lint gotest interop run bench-taxi bench-spark bench-clicks build
 
@@ -13,22 +15,26 @@ GO ?= go
 test: lint gotest interop
 
 gotest:
-	JOBSERVER=$(JOBSERVER) $(GO) test -count=1 -timeout 80m ./...
+	@$(PHASE) "Go tests (prism pipelines, catalogs, the Flink and Spark lanes; the first run compiles for minutes)" \
+	  env JOBSERVER=$(JOBSERVER) $(GO) test -count=1 -timeout 80m ./...
 
 interop:
-	@if command -v java >/dev/null && command -v python3 >/dev/null; then ./interop/run.sh; \
+	@if command -v java >/dev/null && command -v python3 >/dev/null; then $(PHASE) "interop suite (Spark, pyiceberg, Nessie)" ./interop/run.sh; \
 	elif [ "$(INTEROP)" = require ]; then echo "interop: java and python3 are required"; exit 1; \
 	else echo "interop: skipped (needs java and python3)"; fi
 
 lint:
-	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
-	  if [ -n "$$out" ]; then echo "gofmt would rewrite:"; echo "$$out"; exit 1; fi
-	$(GO) vet ./...
+	@$(PHASE) "lint (gofmt, go vet)" bash -c 'out=$$(gofmt -l $$(git ls-files "*.go" 2>/dev/null || find . -name "*.go")); \
+	  if [ -n "$$out" ]; then echo "gofmt would rewrite:"; echo "$$out"; exit 1; fi; $(GO) vet ./...'
 
 # run is the README's first command: the taxi job on a generated sample,
 # against the embedded local catalog in ./lakehouse, on prism.
 run:
-	$(GO) run ./pipelines/taxi
+	@echo "make run: building the taxi pipeline into .cache/bin (the first build compiles Beam, Arrow and iceberg-go:"
+	@echo "  a few minutes on a quiet machine, longer on a loaded one; progress below; later builds take seconds)"
+	@mkdir -p .cache/bin && set -o pipefail && $(GO) build -v -o .cache/bin/taxi ./pipelines/taxi 2>&1 | \
+	  awk '/^#|:[0-9]+:|rror/ {print; next} {n++; if (n % 100 == 0) {printf "  %d packages compiled\n", n; fflush()}}'
+	./.cache/bin/taxi $(ARGS)
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/ ./pipelines/... ./cmd/...

@@ -67,12 +67,18 @@ try:
     root = ET.parse(path).getroot()
     suite = root if root.tag == "testsuite" else root.find("testsuite")
     total, fail, err, skip = (int(suite.get(k, 0)) for k in ("tests", "failures", "errors", "skipped"))
+    # pytest reports an expected failure (xfail) as skipped, typed pytest.xfail.
+    xfail = sum(1 for c in suite.iter("testcase") for sk in c.findall("skipped") if sk.get("type") == "pytest.xfail")
 except (OSError, ET.ParseError, AttributeError):
-    total, fail, err, skip = 0, 0, 0, 0
+    total, fail, err, skip, xfail = 0, 0, 0, 0, 0
 failed = fail + err
 if failed == 0 and code != 0:
     failed = 1  # pytest itself failed (usage error, collection error, interrupted)
 line = f"interop: {total - fail - err - skip} passed, {failed} failed"
-print(line + (f", {skip} skipped" if skip else ""))
+if xfail:
+    line += f", {xfail} failed as expected"
+if skip - xfail:
+    line += f", {skip - xfail} skipped"
+print(line)
 PY
 exit $code

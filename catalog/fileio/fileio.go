@@ -129,10 +129,25 @@ func Match(ctx context.Context, pattern string) ([]FileInfo, error) {
 		return nil, err
 	}
 	if len(files) == 0 {
-		return nil, fmt.Errorf("fileio: no files match %q", pattern)
+		return nil, noMatch(pattern)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, nil
+}
+
+// noMatch says why pattern named no file: a glob matched nothing, a
+// directory holds no *.parquet file, or the path does not exist.
+func noMatch(pattern string) error {
+	if hasMeta(pattern) {
+		return fmt.Errorf("fileio: no files match %q", pattern)
+	}
+	if !isGCS(pattern) {
+		if st, err := os.Stat(pattern); err == nil && st.IsDir() {
+			return fmt.Errorf("fileio: no *.parquet files under directory %s", pattern)
+		}
+		return fmt.Errorf("fileio: %s: no such file or directory", pattern)
+	}
+	return fmt.Errorf("fileio: no object %s, and no *.parquet objects under %s/", pattern, strings.TrimSuffix(pattern, "/"))
 }
 
 func matchLocal(pattern string) ([]FileInfo, error) {

@@ -75,9 +75,18 @@ func TestMatchLocal(t *testing.T) {
 	}
 	equal(t, "glob */*.parquet", paths(files), []string{b})
 
-	for _, p := range []string{filepath.Join(dir, "missing.parquet"), filepath.Join(dir, "*.json"), filepath.Join(dir, "sub", "x[")} {
-		if _, err := Match(ctx, p); err == nil || !strings.Contains(err.Error(), p) {
-			t.Errorf("Match(%q): got error %v, want one naming the pattern", p, err)
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, why := range map[string]string{
+		filepath.Join(dir, "missing.parquet"): "no such file or directory",
+		filepath.Join(dir, "*.json"):          "no files match",
+		filepath.Join(dir, "sub", "x["):       "bad pattern",
+		empty:                                 "no *.parquet files under directory",
+	} {
+		if _, err := Match(ctx, p); err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), why) {
+			t.Errorf("Match(%q): got error %v, want one naming the pattern and %q", p, err, why)
 		}
 	}
 

@@ -10,10 +10,12 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"log/slog"
 	"net"
 	"net/url"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -56,6 +58,10 @@ func set(names ...string) map[string]bool {
 // against metadata.json, so an unknown flag there can only be one the
 // launcher added, and which ones it adds is not documented.
 func Parse() {
+	if slices.Contains(os.Args[1:], "--help_runner") || slices.Contains(os.Args[1:], "-help_runner") {
+		usageRunner(os.Stdout, flag.CommandLine)
+		os.Exit(0)
+	}
 	if err := parseArgs(flag.CommandLine, os.Args[1:], InFlexTemplate()); err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\nRun with -help for the list of flags.\n", os.Args[0], err)
 		os.Exit(2)
@@ -170,6 +176,19 @@ func Runner() string {
 	return r
 }
 
+// Fatalf logs a job's fatal error at ERROR, as its last line, and exits 1.
+// (log.Fatalf would log it at INFO: Beam routes the log package through
+// slog.)
+func Fatalf(format string, args ...any) {
+	if h := slog.Default().Handler(); !builtinHandler(h) {
+		// What a runner still logs while the process ends must not follow,
+		// and so bury, the cause.
+		slog.SetDefault(slog.New(errorsOnly{h}))
+	}
+	slog.Error(fmt.Sprintf(format, args...))
+	os.Exit(1)
+}
+
 // Local reports whether the runner runs workers in this process, where a
 // loopback catalog and local files are reachable. vet and dot only build the
 // pipeline, so nothing remote is involved either.
@@ -214,6 +233,7 @@ func ConfigureRunner() {
 		serveWorkerPool(*workerPool)
 	}
 	if Local() {
+		quietRunnerFailures()
 		return
 	}
 	if f := flag.Lookup("worker_binary"); f != nil && f.Value.String() == "" &&

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
@@ -40,6 +41,18 @@ func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
 			t.Errorf("the failure does not say %q:\n%s", want, launchtest.Tail(string(out)))
 		}
 	}
+	// The cause, once, at ERROR, last; the runner's plan dumps only in the
+	// debug log.
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "level=ERROR") || !strings.Contains(last, "clicks: job failed: icebergio:") {
+		t.Errorf("the last line is not the job's failure at ERROR: %s", last)
+	}
+	if n := strings.Count(string(out), "level=ERROR"); n != 1 {
+		t.Errorf("%d ERROR lines, want 1:\n%s", n, launchtest.Tail(string(out)))
+	}
+	if strings.Contains(string(out), "while executing Process for Plan") {
+		t.Errorf("the runner's plan dump is printed:\n%s", launchtest.Tail(string(out)))
+	}
 	// The first pane is due after one period; its commit may retry for
 	// 1.5 more; a few seconds go to starting and stopping the job.
 	if limit := 3*trigger + 10*time.Second; took > limit {
@@ -51,9 +64,14 @@ func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
 // A streaming pipeline on Spark is refused before anything is submitted,
 // naming the missing runner feature.
 func TestSparkRefusesStreaming(t *testing.T) {
+	cat, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
 	out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil,
 		"--runner=spark", "--endpoint=localhost:1", "--environment_type=LOOPBACK",
-		"--catalog_uri=http://127.0.0.1:1", "--duration=1s")
+		"--catalog_uri="+cat.URI, "--duration=10s")
 	if err == nil {
 		t.Fatalf("clicks on Spark exited 0:\n%s", launchtest.Tail(out))
 	}

@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 	"os"
 	"os/signal"
@@ -57,20 +58,32 @@ func (p *partitionFields) String() string     { return strings.Join(*p, "; ") }
 func (p *partitionFields) Set(v string) error { *p = append(*p, v); return nil }
 
 func main() {
+	launch.Synopsis = "Streams generated clicks (one row per --interval) into an Iceberg table, one commit per\n" +
+		"--triggering_frequency_seconds; runs until Ctrl-C (which commits the open window) or --duration."
 	launch.Parse()
 	beam.Init()
 	launch.ConfigureRunner()
 	log.Printf("clicks %s, runner %s", version, launch.Runner())
+	if err := checkFlags(); err != nil {
+		launch.Fatalf("clicks: %v", err)
+	}
 	if err := launch.CheckCatalog(catalogFlags); err != nil {
-		log.Fatalf("clicks: %v", err)
+		launch.Fatalf("clicks: %v", err)
 	}
 	ctx := context.Background()
 
 	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
 	if err != nil {
-		log.Fatalf("clicks: %v", err)
+		launch.Fatalf("clicks: %v", err)
 	}
 	defer stop()
+	if launch.Waits() {
+		// Before any work: the catalog answers and takes our credentials.
+		if _, err := catalog.Open(ctx, cfg); err != nil {
+			stop()
+			launch.Fatalf("clicks: %v", err)
+		}
+	}
 
 	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
@@ -95,7 +108,7 @@ func main() {
 	start := time.Now()
 	if _, err := launch.Run(ctx, p); err != nil {
 		stop()
-		log.Fatalf("clicks: %v", err)
+		launch.Fatalf("clicks: job failed: %v", launch.Failed(err))
 	}
 	if !launch.Waits() {
 		return // nothing has run yet (dry run, template, async submission)
@@ -122,4 +135,21 @@ func stopOnSignal() {
 		log.Printf("clicks: %v: aborted; rows of the open window are not committed", sig)
 		os.Exit(130)
 	}()
+}
+
+// checkFlags refuses values the job cannot run with, before any work.
+func checkFlags() error {
+	switch {
+	case *interval <= 0:
+		return fmt.Errorf("--interval=%v: want a positive duration, e.g. 5s or 100ms", *interval)
+	case *duration < 0:
+		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
+	case *duration > 0 && *duration < *interval:
+		return fmt.Errorf("--duration=%v is shorter than --interval=%v: the stream would hold no row", *duration, *interval)
+	case *triggerSecs < 1:
+		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
+	case *writeShards < 1:
+		return fmt.Errorf("--write_shards=%d: want at least 1", *writeShards)
+	}
+	return nil
 }

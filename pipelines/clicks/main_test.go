@@ -135,11 +135,42 @@ func TestRemoteRunMisconfigured(t *testing.T) {
 func TestVetRunner(t *testing.T) {
 	dir := t.TempDir()
 	out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil,
-		"--runner=vet", "--duration=1s", "--local_dir="+filepath.Join(dir, "lakehouse"))
+		"--runner=vet", "--duration=10s", "--local_dir="+filepath.Join(dir, "lakehouse"))
 	if err != nil {
 		t.Fatalf("vet runner: %v\n%s", err, launchtest.Tail(out))
 	}
 	if strings.Contains(out, "not performant") {
 		t.Errorf("unexpected vet output:\n%s", launchtest.Tail(out))
+	}
+}
+
+// Flags the job cannot run with, and a catalog that does not answer, are
+// refused before any work, in one line at ERROR.
+func TestRefusedBeforeAnyWork(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--interval=0s"}, "--interval=0s: want a positive duration"},
+		{[]string{"--duration=-1s"}, "--duration=-1s: want 0 (until stopped) or a positive duration"},
+		{[]string{"--duration=1s", "--interval=5s"}, "--duration=1s is shorter than --interval=5s"},
+		{[]string{"--triggering_frequency_seconds=0"}, "--triggering_frequency_seconds=0: want at least 1"},
+		{[]string{"--write_shards=0"}, "--write_shards=0: want at least 1"},
+		{[]string{"--catalog_uri=http://127.0.0.1:1"}, "connecting to http://127.0.0.1:1"},
+	} {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, tc.args...)
+			if err == nil {
+				t.Fatalf("exited 0:\n%s", launchtest.Tail(out))
+			}
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			last := lines[len(lines)-1]
+			if !strings.Contains(last, "level=ERROR") || !strings.Contains(last, tc.want) {
+				t.Errorf("last line %q is not an ERROR naming %q:\n%s", last, tc.want, launchtest.Tail(out))
+			}
+			if strings.Contains(out, "Prepared job") {
+				t.Errorf("a job was prepared despite the error:\n%s", launchtest.Tail(out))
+			}
+		})
 	}
 }

@@ -55,12 +55,14 @@ var remoteRequired = []string{"input"}
 func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 
 func main() {
+	launch.Synopsis = "Reads NYC TLC yellow-taxi trips (Parquet, local or gs://; a generated sample when --input is\n" +
+		"empty), drops invalid ones and replaces an Iceberg table with daily aggregates per (trip_date, payment_type)."
 	launch.Parse()
 	beam.Init()
 	launch.ConfigureRunner()
 	log.Printf("taxi %s, runner %s", version, launch.Runner())
 	if err := run(context.Background()); err != nil {
-		log.Fatalf("taxi: %v", err)
+		launch.Fatalf("taxi: %v", err)
 	}
 }
 
@@ -80,6 +82,15 @@ func run(ctx context.Context) error {
 		}
 	}
 	in := *input
+	if in != "" && launch.Local() {
+		// Workers in this process read what this process can: check it
+		// before any work (remote workers check it themselves).
+		n, err := taxi.CheckInput(ctx, in)
+		if err != nil {
+			return fmt.Errorf("--input: %s", strings.TrimPrefix(err.Error(), "taxi: "))
+		}
+		log.Printf("taxi: reading %d Parquet files from %s", n, in)
+	}
 	if in == "" {
 		path, err := writeSample(*sampleRows)
 		if err != nil {
@@ -114,7 +125,7 @@ func run(ctx context.Context) error {
 
 	start := time.Now()
 	if _, err := launch.Run(ctx, p); err != nil {
-		return fmt.Errorf("pipeline failed, table %s.%s left as it was: %w", *namespace, *tableName, err)
+		return fmt.Errorf("job failed, table %s.%s left as it was: %w", *namespace, *tableName, launch.Failed(err))
 	}
 	if !launch.Waits() {
 		// Nothing has run yet (dry run, template, async submission).
@@ -178,7 +189,12 @@ func printSummary(ctx context.Context, cfg catalog.Config, ident table.Identifie
 	if snap.Summary != nil {
 		props = snap.Summary.Properties
 	}
-	fmt.Printf("Wrote Iceberg table %s.%s (catalog %s at %s) in %s\n", ident[0], ident[1], cfg.Name, cfg.URI, took.Round(time.Millisecond))
+	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
+	if catalogFlags.URI == "" && cfg.LocalDir != "" {
+		// The embedded catalog's address died with the job.
+		where = "the local catalog in " + cfg.LocalDir
+	}
+	fmt.Printf("Wrote Iceberg table %s.%s (%s) in %s\n", ident[0], ident[1], where, took.Round(time.Millisecond))
 	fmt.Printf("  snapshot %d: %s rows in %s data files\n", snap.SnapshotID, props["added-records"], props["added-data-files"])
 	fmt.Printf("  location %s\n\n", tbl.Location())
 

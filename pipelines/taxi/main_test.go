@@ -136,3 +136,70 @@ func TestVetRunner(t *testing.T) {
 		t.Errorf("unexpected vet output:\n%s", launchtest.Tail(out))
 	}
 }
+
+// --help leads with the job's own flags, then the catalog's, and only
+// names the runner flags; none is marked required on every runner.
+func TestHelp(t *testing.T) {
+	out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, "--help")
+	if err != nil {
+		t.Fatalf("--help: %v\n%s", err, out)
+	}
+	flags, catalogAt, runnerAt := strings.Index(out, "\nFlags:\n"), strings.Index(out, "\nCatalog flags"), strings.Index(out, "\nRunner flags")
+	if !strings.HasPrefix(out, "Usage: ") || flags < 0 || catalogAt < flags || runnerAt < catalogAt {
+		t.Fatalf("--help is not usage, synopsis, flags, catalog flags, runner flags:\n%s", out)
+	}
+	for _, own := range []string{"--input", "--namespace", "--table", "--sample_rows"} {
+		if i := strings.Index(out, "\n  "+own+" "); i < flags || i > catalogAt {
+			t.Errorf("%s is not among the job's flags:\n%s", own, out)
+		}
+	}
+	if i := strings.Index(out, "\n  --catalog_uri "); i < catalogAt || i > runnerAt {
+		t.Errorf("--catalog_uri is not among the catalog flags:\n%s", out)
+	}
+	usageLine, _, _ := strings.Cut(out, "\n")
+	for _, bad := range []string{"(required)", "--staging_location string", "--endpoint string"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("--help shows %q:\n%s", bad, out)
+		}
+	}
+	if strings.Contains(usageLine, "/") {
+		t.Errorf("usage line names a path: %s", usageLine)
+	}
+	runner, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, "--help_runner")
+	if err != nil || !strings.Contains(runner, "\n  --endpoint string") || strings.Contains(runner, "(required)") {
+		t.Errorf("--help_runner: %v\n%s", err, runner)
+	}
+}
+
+// An input that cannot be read is refused before a job is built, in one
+// line at ERROR naming the path and the cause.
+func TestBadInputRefusedBeforeAnyWork(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	notParquet := filepath.Join(dir, "trips.parquet")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(notParquet, []byte("VendorID,fare_amount\n1,2.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for input, want := range map[string]string{
+		filepath.Join(dir, "missing.parquet"): "no such file or directory",
+		empty:                                 "no *.parquet files under directory " + empty,
+		notParquet:                            notParquet + " is not a readable Parquet file",
+		filepath.Join(dir, "*.csv"):           "no files match",
+	} {
+		out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, "--input="+input, "--local_dir="+filepath.Join(dir, "lakehouse"))
+		if err == nil {
+			t.Errorf("--input=%s: exited 0:\n%s", input, launchtest.Tail(out))
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "level=ERROR") || !strings.Contains(last, want) {
+			t.Errorf("--input=%s: last line %q is not an ERROR naming %q", input, last, want)
+		}
+		if strings.Contains(out, "Prepared job") {
+			t.Errorf("--input=%s: a job was prepared:\n%s", input, launchtest.Tail(out))
+		}
+	}
+}

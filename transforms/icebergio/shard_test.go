@@ -137,7 +137,12 @@ func TestShardedStreamingAppend(t *testing.T) {
 		require.NoError(t, err)
 		t.Logf("snapshot at %d: %s files, batches sent %d-%d", sn.TimestampMs%100000, sn.Summary.Properties["added-data-files"], first%100000, last%100000)
 		// Aligned panes: a pane's batches were sent within one period, and
-		// the shards' parts of a pane are one snapshot.
+		// the shards' parts of a pane are one snapshot. The input's end
+		// fires the last pane at once, which may gather the parts of the
+		// last boundary with those of the end.
+		if sn.Summary.Properties[PaneTimingKey] == "ontime" {
+			continue
+		}
 		require.Less(t, last-first, freq.Milliseconds(), "snapshot %d holds batches of two periods", sn.SnapshotID)
 		period := last / freq.Milliseconds()
 		require.NotContains(t, panes, period, "snapshots %d and %d hold parts of one pane", panes[period], sn.SnapshotID)

@@ -111,9 +111,9 @@ func TestErrors(t *testing.T) {
 			want:  []string{"not a readable Parquet file"},
 		},
 		{
-			name:  "no match",
+			name:  "no such file",
 			write: func(p string) {},
-			want:  []string{"no files match"},
+			want:  []string{"no such file or directory"},
 		},
 		{
 			// One bad file among good ones fails the whole run.

@@ -81,6 +81,26 @@ func DailyStats(s beam.Scope, input string) beam.PCollection {
 	return beam.ParDo(s, finish, merged)
 }
 
+// CheckInput checks here and now what DailyStats checks on a worker before
+// reading a row: that input names files, and that each is Parquet with
+// every needed column in a usable type. It returns how many files input
+// names. A launcher calls it to fail in a moment, not after building and
+// starting a job.
+func CheckInput(ctx context.Context, input string) (int, error) {
+	files, err := fileio.Match(ctx, input)
+	if err != nil {
+		return 0, fmt.Errorf("taxi: %w", err)
+	}
+	for _, fi := range files {
+		tf, err := openTaxiFile(ctx, fi.Path)
+		if err != nil {
+			return 0, err
+		}
+		tf.Close()
+	}
+	return len(files), nil
+}
+
 // rowGroup is the unit of work: one row group of one file.
 type rowGroup struct {
 	Path  string `beam:"path"`
