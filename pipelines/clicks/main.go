@@ -16,6 +16,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"reflect"
 	"strings"
 	"syscall"
 	"time"
@@ -70,6 +71,20 @@ func main() {
 	if err := launch.CheckCatalog(catalogFlags); err != nil {
 		launch.Fatalf("clicks: %v", err)
 	}
+	writeCfg := icebergio.Config{
+		WriterID:            "clicks-" + uuid.NewString(),
+		Table:               *icebergTable,
+		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		PartitionBy:         partitionBy,
+		Shards:              *writeShards,
+	}
+	rowType := reflect.TypeFor[clicks.Click]()
+	if *seqColumn {
+		rowType = reflect.TypeFor[clicks.SequencedClick]()
+	}
+	if err := icebergio.Check(writeCfg, rowType); err != nil {
+		launch.Fatalf("clicks: %v", err)
+	}
 	ctx := context.Background()
 
 	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
@@ -92,15 +107,8 @@ func main() {
 		gen.BundleLength = time.Second // see clicks.Config.BundleLength
 	}
 	rows := clicks.Generate(s, gen)
-	writer := "clicks-" + uuid.NewString()
-	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
-		WriterID:            writer,
-		Catalog:             cfg,
-		Table:               *icebergTable,
-		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
-		PartitionBy:         partitionBy,
-		Shards:              *writeShards,
-	}, rows)
+	writeCfg.Catalog = cfg
+	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, rows)
 
 	if launch.Local() {
 		stopOnSignal()
@@ -113,7 +121,7 @@ func main() {
 	if !launch.Waits() {
 		return // nothing has run yet (dry run, template, async submission)
 	}
-	commits, err := committedBy(ctx, cfg, *icebergTable, writer)
+	commits, err := committedBy(ctx, cfg, *icebergTable, writeCfg.WriterID)
 	if err != nil {
 		log.Printf("clicks: the job finished; its summary failed: %v", err)
 		return

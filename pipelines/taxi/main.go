@@ -22,6 +22,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -70,6 +71,10 @@ func run(ctx context.Context) error {
 	if *input == "" && *sampleRows < 1 {
 		return fmt.Errorf("--sample_rows=%d: the generated sample needs at least 1 row (or give --input)", *sampleRows)
 	}
+	writeCfg := icebergio.Config{Table: *namespace + "." + *tableName, Mode: icebergio.CreateOrReplace}
+	if err := icebergio.Check(writeCfg, reflect.TypeFor[taxi.DailyStat]()); err != nil {
+		return fmt.Errorf("--namespace=%s --table=%s: %w", *namespace, *tableName, err)
+	}
 	if !launch.Local() {
 		if err := launch.Require(remoteRequired...); err != nil {
 			return fmt.Errorf("%w: the generated sample would be a local file the workers cannot read", err)
@@ -117,11 +122,8 @@ func run(ctx context.Context) error {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	stats := taxi.DailyStats(s.Scope("DailyStats"), in)
-	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
-		Catalog: cfg,
-		Table:   *namespace + "." + *tableName,
-		Mode:    icebergio.CreateOrReplace,
-	}, stats)
+	writeCfg.Catalog = cfg
+	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, stats)
 
 	start := time.Now()
 	if _, err := launch.Run(ctx, p); err != nil {

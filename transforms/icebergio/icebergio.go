@@ -123,12 +123,28 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-func (c Config) validate(rows *rowSchema) error {
-	if c.Mode != Append && c.Mode != CreateOrReplace {
-		return fmt.Errorf("icebergio: mode %q (want %q or %q)", c.Mode, Append, CreateOrReplace)
+// Check reports what Write would panic on for rows of type t, short of an
+// unresolved catalog: the row type, the table name or template, the
+// partition spec, mode, writer id, shards and expiry. A launcher calls it
+// to refuse bad flags in one line before any work.
+func Check(cfg Config, t reflect.Type) error {
+	rs, err := newRowSchema(t)
+	if err != nil {
+		return err
 	}
+	return cfg.withDefaults().check(rs)
+}
+
+func (c Config) validate(rows *rowSchema) error {
 	if c.Catalog.URI == "" && (c.Catalog.Preset == "" || c.Catalog.Preset == catalog.PresetREST) {
 		return fmt.Errorf("icebergio: table %s: no catalog URI (resolve the catalog config with catalog.Launch first)", c.Table)
+	}
+	return c.check(rows)
+}
+
+func (c Config) check(rows *rowSchema) error {
+	if c.Mode != Append && c.Mode != CreateOrReplace {
+		return fmt.Errorf("icebergio: mode %q (want %q or %q)", c.Mode, Append, CreateOrReplace)
 	}
 	if !validWriterID.MatchString(c.WriterID) {
 		return fmt.Errorf("icebergio: table %s: writer id %q must match %s", c.Table, c.WriterID, validWriterID)
