@@ -96,14 +96,6 @@ func run(ctx context.Context) error {
 		}
 		log.Printf("taxi: reading %d Parquet files from %s", n, in)
 	}
-	if in == "" {
-		path, err := writeSample(*sampleRows)
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(filepath.Dir(path))
-		in = path
-	}
 
 	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
 	if err != nil {
@@ -119,6 +111,14 @@ func run(ctx context.Context) error {
 		if before, err = currentSnapshot(ctx, cfg, ident); err != nil {
 			return err
 		}
+	}
+	if in == "" {
+		path, err := writeSample(*sampleRows)
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(filepath.Dir(path))
+		in = path
 	}
 	p, s := beam.NewPipelineWithRoot()
 	stats := taxi.DailyStats(s.Scope("DailyStats"), in)
