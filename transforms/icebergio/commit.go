@@ -671,7 +671,7 @@ func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chu
 		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", tbl.Identifier(), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize, tag)
+	st, err := newStitcher(ctx, tbl, layout, s.enc, s.targetFileSize(tbl), tag)
 	if err != nil {
 		return nil, err
 	}
@@ -691,10 +691,19 @@ func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chu
 	return files, err
 }
 
+// targetFileSize is where tbl's data files roll over: the table's own
+// write.target-file-size-bytes, whoever set it, else Config.TargetFileSize.
+func (s *sink) targetFileSize(tbl *table.Table) int64 {
+	if v, err := strconv.ParseInt(tbl.Properties()[table.WriteTargetFileSizeBytesKey], 10, 64); err == nil && v > 0 {
+		return v
+	}
+	return s.cfg.TargetFileSize
+}
+
 // rewriteFiles decodes chunks and writes their rows with iceberg-go.
 func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
 	var files []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.enc.decode(ctx, chunks), table.WithTargetFileSize(s.cfg.TargetFileSize)) {
+	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.enc.decode(ctx, chunks), table.WithTargetFileSize(s.targetFileSize(tbl))) {
 		if err != nil {
 			return nil, err
 		}

@@ -60,7 +60,8 @@ type Config struct {
 	// TriggeringFrequency is how often an unbounded input commits; default
 	// 20s. Bounded input commits once per table at the end.
 	TriggeringFrequency time.Duration
-	// TargetFileSize is where data files roll over; default 128 MiB.
+	// TargetFileSize is where data files roll over when the table does not
+	// say (write.target-file-size-bytes, which wins); default 128 MiB.
 	TargetFileSize int64
 	// PartitionBy is the partition spec of tables the sink creates:
 	// "day(ts)", "hour(ts)", "bucket(user_id, 16)", "truncate(s, 4)",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,6 +190,44 @@ func TestStitchedFilesRollAtTargetSize(t *testing.T) {
 	got := readRows[benchRow](t, loadTable(t, s.cat, "st.roll"))
 	sortRows(got)
 	require.Equal(t, rows, got)
+}
+
+// A table's own write.target-file-size-bytes, set by whoever created it,
+// wins over the sink's TargetFileSize.
+func TestTableTargetFileSizeWins(t *testing.T) {
+	ctx := context.Background()
+	cat := launch(t)
+	rows := unbox(benchRows(100_000))
+	for _, tc := range []struct {
+		name          string
+		table, config int64 // 0: unset
+		many          bool
+	}{
+		{"table small, config unset", 120 << 10, 0, true},
+		{"table large, config small", 1 << 30, 120 << 10, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			name := "st.target_" + strconv.FormatInt(tc.table, 10)
+			props := map[string]string{}
+			if tc.table > 0 {
+				props[table.WriteTargetFileSizeBytesKey] = strconv.FormatInt(tc.table, 10)
+			}
+			// Another writer creates the table with the property.
+			_, _, err := newTestSink[benchRow](t, Config{Catalog: cat, Table: name, Properties: props}).loadOrCreate(ctx, name)
+			require.NoError(t, err)
+			s := newTestSink[benchRow](t, Config{Catalog: cat, Table: name, TargetFileSize: tc.config})
+			res, err := s.commit(ctx, name, chunksOf(t, s, rows, minRowGroupRows), nil)
+			require.NoError(t, err)
+			if tc.many {
+				require.Greater(t, res.Files, int64(2), "files roll at the table's 120 KiB")
+			} else {
+				require.Equal(t, int64(1), res.Files, "one file under the table's 1 GiB")
+			}
+			got := readRows[benchRow](t, loadTable(t, s.cat, name))
+			sortRows(got)
+			require.Equal(t, rows, got)
+		})
+	}
 }
 
 // A pane of many tiny chunks (a runner's small bundles) becomes a file of
