@@ -284,9 +284,9 @@ func (f *faultCatalog) expireTokensFor(d time.Duration) {
 	}
 }
 
-// requireEachSeqOnce reads table with iceberg-go's own REST client and scan
-// and checks that it holds every seq 0..n-1 exactly once.
-func requireEachSeqOnce(t *testing.T, uri, credential, name string, n int) {
+// loadChecked loads table name with iceberg-go's own REST client, not ours,
+// to check what the sink committed.
+func loadChecked(t *testing.T, uri, credential, name string) *table.Table {
 	t.Helper()
 	ctx := context.Background()
 	cat, err := rest.NewCatalog(ctx, "check", uri, rest.WithCredential(credential))
@@ -297,6 +297,14 @@ func requireEachSeqOnce(t *testing.T, uri, credential, name string, n int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return tbl
+}
+
+// requireEachSeqOnce reads table with iceberg-go's own REST client and scan
+// and checks that it holds every seq 0..n-1 exactly once.
+func requireEachSeqOnce(t *testing.T, uri, credential, name string, n int) {
+	t.Helper()
+	tbl := loadChecked(t, uri, credential, name)
 	seen := make([]int, n)
 	var beyond, rows int
 	for _, s := range readSeqs(t, tbl.Scan()) {
@@ -365,16 +373,8 @@ func readSeqs(t *testing.T, scan *table.Scan) []int64 {
 // them: "w<worker id>-<instance>-<uuid>-<n>.parquet".
 func writersPerSnapshot(t *testing.T, uri, credential, name string) []map[string]bool {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := rest.NewCatalog(ctx, "check", uri, rest.WithCredential(credential))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(ctx, catalog.ToIdentifier(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys, err := tbl.FS(ctx)
+	tbl := loadChecked(t, uri, credential, name)
+	fsys, err := tbl.FS(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
