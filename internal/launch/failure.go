@@ -24,14 +24,15 @@ func RootCause(err error) string {
 	return strings.TrimSpace(msg)
 }
 
-// quietFailures demotes to DEBUG the ERROR records in which prism reports a
-// failed bundle or job, each with the whole plan dump: a failure would
-// otherwise print the same dump ten times before the job's one line saying
-// what went wrong.
+// quietFailures demotes to DEBUG the records in which prism reports a failed
+// bundle or job, each with the whole plan dump: a failure would otherwise
+// print the same dump ten times before the job's one line saying what went
+// wrong. Any level: when the job ends, the SDK harness's log stream closes
+// and the harness relays what it still holds at INFO.
 type quietFailures struct{ slog.Handler }
 
 func (h quietFailures) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level >= slog.LevelError && runnerFailure(r.Message) {
+	if runnerFailure(r.Message) {
 		if !h.Handler.Enabled(ctx, slog.LevelDebug) {
 			return nil
 		}
@@ -70,14 +71,15 @@ func (h errorsOnly) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 // runnerFailure reports the messages prism logs for a failed bundle or job
-// (as of Beam 2.77), including the harness's own report it relays.
+// (as of Beam 2.77), and any carrying a plan dump: the harness's own report,
+// relayed by prism or logged directly.
 func runnerFailure(msg string) bool {
 	switch msg {
 	case "Prism received bundle error from worker response", "stage.Execute aborting due to bundle error",
 		"Bundle Failed.", "job failed":
 		return true
 	}
-	return strings.HasPrefix(msg, "[SDK] ") && strings.Contains(msg, "while executing Process for Plan")
+	return strings.Contains(msg, "while executing Process for Plan")
 }
 
 // Failed is a failed job's error as a person reads it: its message is the
