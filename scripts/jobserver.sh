@@ -66,6 +66,13 @@ ADD_OPENS=(
 log() { printf '[jobserver %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { echo "jobserver: $*" >&2; exit 1; }
 
+# java_bin, check_java, assemble_pom; they call log and die above. (Checked on
+# its own; shellcheck -x follows it.)
+# shellcheck source-path=SCRIPTDIR source=lib/maven.sh disable=SC1091
+source "$ROOT/scripts/lib/maven.sh"
+# Flink 1.19 and Spark 3.5 need Java 11 and are tested on 11 and 17 only.
+java_require 11 17 "the Flink 1.19 and Spark 3.5 job servers"
+
 usage() {
   sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
 }
@@ -77,76 +84,12 @@ runner_arg() {
   esac
 }
 
-java_bin() {
-  if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/java" ]; then
-    echo "$JAVA_HOME/bin/java"
-  elif command -v java > /dev/null 2>&1; then
-    command -v java
-  else
-    die "java not found: install a JDK 11 or 17 (apt-get install openjdk-17-jdk-headless) or set JAVA_HOME"
-  fi
-}
-
-# check_java fails unless java is 11 or newer; Flink 1.19 and Spark 3.5 are
-# tested on 11 and 17 only, so newer ones get a warning.
-check_java() {
-  local j v
-  j=$(java_bin) || exit 1
-  v=$("$j" -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1)
-  if [ -z "$v" ] || [ "$v" -lt 11 ] 2> /dev/null; then
-    die "Flink 1.19 and Spark 3.5 job servers need Java 11 or 17 (found '${v:-none}'); set JAVA_HOME"
-  fi
-  [ "$v" -le 17 ] || log "warning: Java $v; Flink 1.19 and Spark 3.5 are tested on 11 and 17"
-}
-
 lib_dir() { echo "$CACHE/$1/lib"; }
 
-# assemble RUNNER copies the pom's runtime dependencies into lib/ unless the
-# stamp already holds that pom's sha256. A lock keeps parallel callers (go
-# test runs packages in parallel) from assembling twice.
+# assemble RUNNER copies scripts/RUNNER/pom.xml's runtime dependencies into
+# lib_dir RUNNER (assemble_pom's DIR/lib), once (see scripts/lib/maven.sh).
 assemble() {
-  local runner=$1 pom want dir lib
-  pom="$ROOT/scripts/$runner/pom.xml"
-  [ -f "$pom" ] || die "missing $pom"
-  dir="$CACHE/$runner"
-  lib=$(lib_dir "$runner")
-  want=$(sha256sum < "$pom" | cut -d' ' -f1)
-  [ -d "$lib" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ] && return 0
-  mkdir -p "$dir"
-  if command -v flock > /dev/null 2>&1; then
-    exec 9> "$dir/.lock"
-    flock 9
-    # Another process may have finished it while we waited.
-    if [ -d "$lib" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ]; then
-      exec 9>&-
-      return 0
-    fi
-  fi
-  command -v mvn > /dev/null 2>&1 ||
-    die "mvn not found: assembling the $runner job server needs Maven 3.6.3+ (apt-get install maven)"
-  check_java
-  local t0 repo=() n size
-  t0=$(date +%s)
-  [ -z "${JOBSERVER_M2:-}" ] || repo=("-Dmaven.repo.local=$JOBSERVER_M2")
-  log "assembling the $runner job server from scripts/$runner/pom.xml (Maven Central) into $lib"
-  # Maven runs on a copy in the cache so that nothing (target/) lands in scripts/.
-  cp "$pom" "$dir/pom.xml"
-  rm -rf "$lib.part"
-  if ! (cd "$dir" && mvn -B -q -ntp -Dstyle.color=never "${repo[@]}" -f pom.xml \
-    dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$lib.part" \
-    > "$dir/mvn.log" 2>&1); then
-    echo "jobserver: mvn dependency:copy-dependencies failed for scripts/$runner/pom.xml; the end of $dir/mvn.log:" >&2
-    grep -v '^\s*$' "$dir/mvn.log" | tail -n 20 >&2
-    rm -rf "$lib.part"
-    exit 1
-  fi
-  rm -rf "$lib"
-  mv "$lib.part" "$lib"
-  printf '%s\n' "$want" > "$dir/.stamp"
-  n=$(find "$lib" -name '*.jar' | wc -l)
-  size=$(du -sh "$lib" | cut -f1)
-  log "assembled $runner: $n jars, $size in $(($(date +%s) - t0))s"
-  exec 9>&- 2> /dev/null || true
+  assemble_pom "$ROOT/scripts/$1/pom.xml" "$CACHE/$1" "${JOBSERVER_M2:-}" "the $1 job server"
 }
 
 # port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.

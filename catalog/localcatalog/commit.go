@@ -1,6 +1,7 @@
 package localcatalog
 
 import (
+	"cmp"
 	"compress/gzip"
 	"context"
 	"database/sql"
@@ -93,6 +94,7 @@ type change struct {
 	ident   table.Identifier
 	reqs    []table.Requirement
 	updates []table.Update
+	created table.Metadata // a new table's metadata, built whole, instead of updates
 }
 
 // committed is a table's state after a commit.
@@ -147,20 +149,26 @@ func (c *call) commit(changes []change) ([]committed, error) {
 			return nil, err
 		}
 		for _, r := range ch.reqs {
-			if err := r.Validate(prev); err != nil {
-				return nil, fmt.Errorf("%w: table %s: %v", table.ErrCommitFailed, name, err)
-			}
-		}
-		base := prev
-		if base == nil {
-			// The empty base iceberg-go's catalogs create a table from.
-			if base, err = table.NewMetadata(iceberg.NewSchema(0), nil, table.UnsortedSortOrder, "", nil); err != nil {
+			if err := checkRequirement(r, prev); err != nil {
 				return nil, err
 			}
 		}
-		updated, err := table.UpdateTableMetadata(base, ch.updates, prevLoc)
+		if prev == nil {
+			if isView, err := c.exists(ctx, ch.ident, viewObject); err != nil || isView {
+				return nil, cmp.Or(err, errViewInTheWay(ch.ident))
+			}
+		}
+		var updated table.Metadata
+		switch {
+		case ch.created != nil:
+			updated = ch.created
+		case prev == nil:
+			updated, err = createdFromNothing(ch.updates)
+		default:
+			updated, err = table.UpdateTableMetadata(prev, ch.updates, prevLoc)
+		}
 		if err != nil {
-			return nil, badRequest("table %s: applying updates: %v", name, err)
+			return nil, invalidArgument("Cannot apply the updates to table %s: %v", name, err)
 		}
 		if prev != nil && updated.Equals(prev) {
 			out[i] = committed{meta: prev, loc: prevLoc}
@@ -190,9 +198,7 @@ func (c *call) commit(changes []change) ([]committed, error) {
 	written := 0
 	removeWritten := func() {
 		for _, s := range todo[:written] {
-			if fs, err := icebergio.LoadFS(ctx, s.meta.Properties(), s.newLoc); err == nil {
-				_ = fs.Remove(s.newLoc)
-			}
+			removeFile(ctx, s.newLoc)
 		}
 	}
 	for _, s := range todo {
@@ -269,7 +275,7 @@ func (h *Handler) current(ctx context.Context, cat *sqlcat.Catalog, warehouse st
 		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
 		cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]).Scan(&loc)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && !loc.Valid {
-		return "", nil, fmt.Errorf("%w: %s", catalog.ErrNoSuchTable, strings.Join(ident, "."))
+		return "", nil, errNoSuchTable(ident)
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("loading table %s: %w", strings.Join(ident, "."), err)
@@ -348,8 +354,17 @@ func metadataVersion(loc string) int {
 	return v
 }
 
-func writeMetadata(ctx context.Context, meta table.Metadata, loc string) (err error) {
-	fsys, err := icebergio.LoadFS(ctx, meta.Properties(), loc)
+// writeMetadata writes a table's metadata file, compressed as its
+// properties ask.
+func writeMetadata(ctx context.Context, meta table.Metadata, loc string) error {
+	return writeJSONFile(ctx, meta.Properties(), loc, meta)
+}
+
+// writeJSONFile writes v as JSON to a new file at loc, gzipped if props
+// (the table's) ask for it, and syncs it to disk before returning: the
+// catalog's pointer moves to it right after.
+func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v any) (err error) {
+	fsys, err := icebergio.LoadFS(ctx, props, loc)
 	if err != nil {
 		return err
 	}
@@ -357,20 +372,25 @@ func writeMetadata(ctx context.Context, meta table.Metadata, loc string) (err er
 	if !ok {
 		return fmt.Errorf("storage for %s is read-only", loc)
 	}
-	codec := meta.Properties().Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
+	codec := props.Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
 	if codec != table.MetadataCompressionCodecNone && codec != table.MetadataCompressionCodecGzip {
-		return badRequest("metadata compression %q is not supported in multi-table transactions", codec)
+		return invalidArgument("Unsupported metadata compression codec: %s", codec)
 	}
 	out, err := wfs.Create(loc)
 	if err != nil {
 		return err
 	}
-	defer func() { err = errors.Join(err, out.Close()) }()
+	defer func() {
+		if s, ok := out.(interface{ Sync() error }); ok && err == nil {
+			err = s.Sync()
+		}
+		err = errors.Join(err, out.Close())
+	}()
 	var w io.Writer = out
 	if codec == table.MetadataCompressionCodecGzip {
 		gz := gzip.NewWriter(out)
 		defer func() { err = errors.Join(err, gz.Close()) }()
 		w = gz
 	}
-	return json.NewEncoder(w).Encode(meta)
+	return json.NewEncoder(w).Encode(v)
 }

@@ -1,6 +1,9 @@
 package localcatalog
 
 import (
+	"cmp"
+	"context"
+	"database/sql"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -17,6 +20,7 @@ import (
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/catalog"
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
+	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 )
 
@@ -50,23 +54,15 @@ var endpoints = []string{
 	"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
 	"POST /v1/{prefix}/tables/rename",
 	"POST /v1/{prefix}/transactions/commit",
+	"POST /v1/{prefix}/namespaces/{namespace}/register",
+	"GET /v1/{prefix}/namespaces/{namespace}/views",
+	"POST /v1/{prefix}/namespaces/{namespace}/views",
+	"GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
+	"HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
+	"POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
+	"DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
+	"POST /v1/{prefix}/views/rename",
 }
-
-// errBadRequest marks client errors that are not one of iceberg-go's sentinels.
-var errBadRequest = errors.New("bad request")
-
-func badRequest(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", errBadRequest, fmt.Sprintf(format, args...))
-}
-
-// errNotFound is an unknown route.
-var errNotFound = errors.New("no such endpoint")
-
-// errMethod is a known route with the wrong method.
-var errMethod = errors.New("method not allowed")
-
-// errUnprocessable is a well-formed request the spec answers with 422.
-var errUnprocessable = errors.New("unprocessable request")
 
 // call is one request, resolved to the catalog of its warehouse.
 type call struct {
@@ -208,6 +204,48 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
 		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
 		w.WriteHeader(http.StatusNoContent)
 		return nil
+	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "register":
+		ns, err := parseNamespace(segs[1])
+		if err != nil {
+			return err
+		}
+		if m != http.MethodPost {
+			return errMethod
+		}
+		return c.registerTable(ns)
+	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "views":
+		ns, err := parseNamespace(segs[1])
+		if err != nil {
+			return err
+		}
+		switch m {
+		case http.MethodGet:
+			return c.listViews(ns)
+		case http.MethodPost:
+			return c.createView(ns)
+		}
+		return errMethod
+	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "views":
+		ident, err := parseTable(segs[1], segs[3])
+		if err != nil {
+			return err
+		}
+		switch m {
+		case http.MethodGet:
+			return c.loadView(ident)
+		case http.MethodHead:
+			return c.viewExists(ident)
+		case http.MethodPost:
+			return c.replaceView(ident)
+		case http.MethodDelete:
+			return c.dropView(ident)
+		}
+		return errMethod
+	case len(segs) == 2 && segs[0] == "views" && segs[1] == "rename":
+		if m != http.MethodPost {
+			return errMethod
+		}
+		return c.renameView()
 	case len(segs) == 2 && segs[0] == "tables" && segs[1] == "rename":
 		if m != http.MethodPost {
 			return errMethod
@@ -239,57 +277,6 @@ func parseTable(nsSeg, name string) (table.Identifier, error) {
 		return nil, badRequest("empty table name in namespace %q", strings.Join(ns, "."))
 	}
 	return append(ns, name), nil
-}
-
-type restError struct {
-	Message string `json:"message"`
-	Type    string `json:"type"`
-	Code    int    `json:"code"`
-}
-
-// classify maps an error to the REST spec's status code and exception type.
-func classify(err error) (int, string) {
-	switch {
-	case errors.Is(err, errNotFound):
-		return http.StatusNotFound, "NoSuchEndpointException"
-	case errors.Is(err, errMethod):
-		return http.StatusMethodNotAllowed, "MethodNotAllowedException"
-	case errors.Is(err, catalog.ErrNoSuchTable):
-		return http.StatusNotFound, "NoSuchTableException"
-	case errors.Is(err, catalog.ErrNoSuchNamespace):
-		return http.StatusNotFound, "NoSuchNamespaceException"
-	case errors.Is(err, catalog.ErrNoSuchView):
-		return http.StatusNotFound, "NoSuchViewException"
-	case errors.Is(err, catalog.ErrTableAlreadyExists),
-		errors.Is(err, catalog.ErrNamespaceAlreadyExists),
-		errors.Is(err, catalog.ErrViewAlreadyExists):
-		return http.StatusConflict, "AlreadyExistsException"
-	case errors.Is(err, catalog.ErrNamespaceNotEmpty):
-		return http.StatusConflict, "NamespaceNotEmptyException"
-	case errors.Is(err, table.ErrCommitFailed):
-		return http.StatusConflict, "CommitFailedException"
-	case errors.Is(err, errUnprocessable):
-		return http.StatusUnprocessableEntity, "UnprocessableEntityException"
-	case errors.Is(err, errBadRequest), errors.Is(err, iceberg.ErrInvalidArgument):
-		return http.StatusBadRequest, "BadRequestException"
-	}
-	var maxErr *http.MaxBytesError
-	if errors.As(err, &maxErr) {
-		return http.StatusRequestEntityTooLarge, "BadRequestException"
-	}
-	return http.StatusInternalServerError, "InternalServerError"
-}
-
-func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	code, typ := classify(err)
-	if code >= 500 {
-		slog.Error("localcatalog: request failed", "method", r.Method, "path", r.URL.Path, "error", err)
-	}
-	if r.Method == http.MethodHead {
-		w.WriteHeader(code)
-		return
-	}
-	writeJSON(w, code, map[string]restError{"error": {Message: err.Error(), Type: typ, Code: code}})
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -393,6 +380,11 @@ func (c *call) listNamespaces() error {
 			return err
 		}
 	}
+	if len(parent) > 0 {
+		if err := c.requireNamespace(parent); err != nil {
+			return err
+		}
+	}
 	all, err := c.cat.ListNamespaces(c.r.Context(), parent)
 	if err != nil {
 		return err
@@ -439,6 +431,9 @@ func (c *call) createNamespace() error {
 		return badRequest("namespace %v must have at least one level and no empty level", req.Namespace)
 	}
 	if err := c.cat.CreateNamespace(c.r.Context(), req.Namespace, req.Properties); err != nil {
+		if errors.Is(err, catalog.ErrNamespaceAlreadyExists) {
+			return errNamespaceExists(req.Namespace)
+		}
 		return err
 	}
 	props, err := c.cat.LoadNamespaceProperties(c.r.Context(), req.Namespace)
@@ -451,6 +446,9 @@ func (c *call) createNamespace() error {
 
 func (c *call) loadNamespace(ns table.Identifier) error {
 	props, err := c.cat.LoadNamespaceProperties(c.r.Context(), ns)
+	if errors.Is(err, catalog.ErrNoSuchNamespace) {
+		return errNoSuchNamespace(ns)
+	}
 	if err != nil {
 		return err
 	}
@@ -459,18 +457,44 @@ func (c *call) loadNamespace(ns table.Identifier) error {
 }
 
 func (c *call) namespaceExists(ns table.Identifier) error {
-	ok, err := c.cat.CheckNamespaceExists(c.r.Context(), ns)
-	if err != nil {
+	if err := c.requireNamespace(ns); err != nil {
 		return err
-	}
-	if !ok {
-		return fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, strings.Join(ns, "."))
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
+// requireNamespace answers whether ns exists with the error for when it
+// does not.
+func (c *call) requireNamespace(ns table.Identifier) error {
+	ok, err := c.cat.CheckNamespaceExists(c.r.Context(), ns)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errNoSuchNamespace(ns)
+	}
+	return nil
+}
+
+// dropNamespace refuses a namespace holding tables or views, counting them
+// in the message as the reference does.
 func (c *call) dropNamespace(ns table.Identifier) error {
+	if err := c.requireNamespace(ns); err != nil {
+		return err
+	}
+	for _, kind := range []struct {
+		list func(table.Identifier) ([]table.Identifier, error)
+		what string
+	}{{c.tables, "table(s)"}, {c.views, "view(s)"}} {
+		ids, err := kind.list(ns)
+		if err != nil {
+			return err
+		}
+		if len(ids) > 0 {
+			return errNamespaceNotEmpty(ns, len(ids), kind.what)
+		}
+	}
 	if err := c.cat.DropNamespace(c.r.Context(), ns); err != nil {
 		return err
 	}
@@ -488,8 +512,11 @@ func (c *call) updateNamespaceProperties(ns table.Identifier) error {
 	}
 	for _, k := range req.Removals {
 		if _, ok := req.Updates[k]; ok {
-			return fmt.Errorf("%w: property %q is both removed and updated", errUnprocessable, k)
+			return unprocessable("Cannot remove and update the same key: %s", k)
 		}
+	}
+	if err := c.requireNamespace(ns); err != nil {
+		return err
 	}
 	sum, err := c.cat.UpdateNamespaceProperties(c.r.Context(), ns, req.Removals, req.Updates)
 	if err != nil {
@@ -505,14 +532,32 @@ func (c *call) updateNamespaceProperties(ns table.Identifier) error {
 }
 
 func (c *call) listTables(ns table.Identifier) error {
+	ids, err := c.tables(ns)
+	if err != nil {
+		return err
+	}
+	return c.writeIdentifiers(ids)
+}
+
+// tables lists the tables of namespace ns, sorted.
+func (c *call) tables(ns table.Identifier) ([]table.Identifier, error) {
+	if err := c.requireNamespace(ns); err != nil {
+		return nil, err
+	}
 	var ids []table.Identifier
 	for id, err := range c.cat.ListTables(c.r.Context(), ns) {
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ids = append(ids, id)
 	}
 	slices.SortFunc(ids, compareIdent)
+	return ids, nil
+}
+
+// writeIdentifiers answers a list of tables or views, a page of it if the
+// request asks for one.
+func (c *call) writeIdentifiers(ids []table.Identifier) error {
 	pg, next, err := page(c.r, ids)
 	if err != nil {
 		return err
@@ -553,12 +598,18 @@ func (c *call) createTable(ns table.Identifier) error {
 		return err
 	}
 	if req.Name == "" {
-		return badRequest("create table in %q: missing name", strings.Join(ns, "."))
+		return invalidArgument("Invalid table name: %s", "(empty string)")
 	}
 	if req.Schema == nil {
-		return badRequest("create table %s.%s: missing schema", strings.Join(ns, "."), req.Name)
+		return invalidArgument("Invalid schema: null")
 	}
 	ident := append(slices.Clone(ns), req.Name)
+	if err := c.requireNamespace(ns); err != nil {
+		return err
+	}
+	if err := c.requireFree(ident, false); err != nil {
+		return err
+	}
 	var spec *iceberg.PartitionSpec
 	if req.PartitionSpec != nil {
 		spec = &req.PartitionSpec.PartitionSpec
@@ -567,7 +618,6 @@ func (c *call) createTable(ns table.Identifier) error {
 	if req.WriteOrder != nil {
 		order = req.WriteOrder.SortOrder
 	}
-	ctx := c.r.Context()
 	loc := strings.TrimRight(req.Location, "/")
 	if loc == "" {
 		var err error
@@ -579,31 +629,81 @@ func (c *call) createTable(ns table.Identifier) error {
 	// so that what the client got wrong is a 400, not a storage error.
 	meta, err := table.NewMetadata(req.Schema, spec, order, loc, req.Properties)
 	if err != nil {
-		return badRequest("create table %s: %v", strings.Join(ident, "."), err)
+		return invalidArgument("Cannot create table %s: %v", dotted(ident), err)
 	}
 	if req.StageCreate {
 		// Nothing is written until the client's assert-create commit.
-		exists, err := c.cat.CheckTableExists(ctx, ident)
-		if err != nil {
-			return err
-		}
-		if exists {
-			return fmt.Errorf("%w: %s", catalog.ErrTableAlreadyExists, strings.Join(ident, "."))
-		}
 		c.writeTable(meta, "")
 		return nil
 	}
-	opts := []catalog.CreateTableOpt{
-		catalog.WithSortOrder(order), catalog.WithProperties(req.Properties), catalog.WithLocation(loc),
-	}
-	if spec != nil {
-		opts = append(opts, catalog.WithPartitionSpec(spec))
-	}
-	tbl, err := c.cat.CreateTable(ctx, ident, req.Schema, opts...)
+	res, err := c.commit([]change{{ident: ident, reqs: []table.Requirement{table.AssertCreate()}, created: meta}})
 	if err != nil {
 		return err
 	}
-	c.writeTable(tbl.Metadata(), tbl.MetadataLocation())
+	c.writeTable(res[0].meta, res[0].loc)
+	return nil
+}
+
+// registerTable answers POST .../register: a table made from an existing
+// metadata file, which the catalog then points at as it is (no copy), as the
+// reference does. With overwrite, an existing table's pointer moves to it.
+func (c *call) registerTable(ns table.Identifier) error {
+	var req struct {
+		Name             string `json:"name"`
+		MetadataLocation string `json:"metadata-location"`
+		Overwrite        bool   `json:"overwrite"`
+	}
+	if err := c.decode(&req); err != nil {
+		return err
+	}
+	switch {
+	case req.Name == "":
+		return invalidArgument("Invalid table name: %s", "(empty string)")
+	case req.MetadataLocation == "":
+		return invalidArgument("Cannot register an empty metadata file location as a table")
+	}
+	ident := append(slices.Clone(ns), req.Name)
+	if err := c.requireNamespace(ns); err != nil {
+		return err
+	}
+	ctx := context.WithoutCancel(c.r.Context())
+	l := c.h.tableLock(c.warehouse, lockKey(ident))
+	l.Lock()
+	defer l.Unlock()
+	prevLoc, _, err := c.h.current(ctx, c.cat, c.warehouse, ident)
+	switch {
+	case err == nil && !req.Overwrite:
+		return errTableExists(ident)
+	case err != nil && !errors.Is(err, catalog.ErrNoSuchTable):
+		return err
+	}
+	if err := c.requireFree(ident, false); err != nil && prevLoc == "" {
+		return err
+	}
+	tbl, err := table.NewFromLocation(ctx, ident, req.MetadataLocation,
+		icebergio.LoadFSFunc(iceberg.Properties{"warehouse": c.warehouse}, req.MetadataLocation), nil)
+	if err != nil {
+		return invalidArgument("Cannot read table metadata %s: %v", req.MetadataLocation, err)
+	}
+	ns0, name := namespaceKey(ns), req.Name
+	var res sql.Result
+	if prevLoc == "" {
+		res, err = c.h.db.ExecContext(ctx, `INSERT INTO iceberg_tables
+			(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
+			c.cat.Name(), ns0, name, req.MetadataLocation)
+	} else {
+		res, err = c.h.db.ExecContext(ctx, `UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?`,
+			req.MetadataLocation, prevLoc, c.cat.Name(), ns0, name, prevLoc)
+	}
+	if n, _ := rowsAffected(res, err); err != nil || n != 1 {
+		if err != nil && strings.Contains(err.Error(), "UNIQUE") || err == nil {
+			return errTableExists(ident)
+		}
+		return err
+	}
+	c.h.cache.put(req.MetadataLocation, tbl.Metadata())
+	c.writeTable(tbl.Metadata(), req.MetadataLocation)
 	return nil
 }
 
@@ -640,14 +740,36 @@ func (c *call) loadTable(ident table.Identifier) error {
 }
 
 func (c *call) tableExists(ident table.Identifier) error {
-	ok, err := c.cat.CheckTableExists(c.r.Context(), ident)
+	ok, err := c.exists(c.r.Context(), ident, tableObject)
+	if err != nil || !ok {
+		return cmp.Or(err, errNoSuchTable(ident))
+	}
+	c.w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// requireFree answers whether the name ident is free for a new table (or a
+// view, if view), with each clash worded as the reference words it.
+func (c *call) requireFree(ident table.Identifier, view bool) error {
+	ctx := c.r.Context()
+	isTable, err := c.exists(ctx, ident, tableObject)
 	if err != nil {
 		return err
 	}
-	if !ok {
-		return fmt.Errorf("%w: %s", catalog.ErrNoSuchTable, strings.Join(ident, "."))
+	isView, err := c.exists(ctx, ident, viewObject)
+	if err != nil {
+		return err
 	}
-	c.w.WriteHeader(http.StatusNoContent)
+	switch {
+	case isTable && !view:
+		return errTableExists(ident)
+	case isView && view:
+		return errViewExists(ident)
+	case isTable:
+		return errTableInTheWay(ident)
+	case isView:
+		return errViewInTheWay(ident)
+	}
 	return nil
 }
 
@@ -658,7 +780,14 @@ func (c *call) dropTable(ident table.Identifier) error {
 	if purge {
 		err = c.cat.PurgeTable(ctx, ident)
 	} else {
-		err = c.cat.DropTable(ctx, ident)
+		var ok bool
+		ok, err = c.remove(ctx, ident, tableObject)
+		if err == nil && !ok {
+			err = errNoSuchTable(ident)
+		}
+	}
+	if errors.Is(err, catalog.ErrNoSuchTable) {
+		return errNoSuchTable(ident)
 	}
 	if err != nil {
 		return err
@@ -683,11 +812,26 @@ func (c *call) renameTable() error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.cat.RenameTable(c.r.Context(), from, to); err != nil {
-		if errors.Is(err, catalog.ErrTableAlreadyExists) {
-			return fmt.Errorf("%w: %s", err, strings.Join(to, "."))
-		}
+	// The reference's checks, in its order.
+	ctx := c.r.Context()
+	if ok, err := c.exists(ctx, from, tableObject); err != nil || !ok {
+		return cmp.Or(err, errNoSuchTable(from))
+	}
+	if err := c.requireNamespace(to[:len(to)-1]); err != nil {
 		return err
+	}
+	if ok, err := c.exists(ctx, to, viewObject); err != nil || ok {
+		return cmp.Or(err, errRenameOnto(from, to, "View"))
+	}
+	if ok, err := c.exists(ctx, to, tableObject); err != nil || ok {
+		return cmp.Or(err, errTableExists(to))
+	}
+	// A commit in flight on the table finishes on its old name first.
+	l := c.h.tableLock(c.warehouse, lockKey(from))
+	l.Lock()
+	defer l.Unlock()
+	if ok, err := c.rename(ctx, from, to, tableObject); err != nil || !ok {
+		return cmp.Or(err, errNoSuchTable(from))
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -69,6 +69,15 @@ func expectError(t *testing.T, status int, body []byte, wantStatus int, wantType
 	require.NotEmpty(t, e.Error.Message)
 }
 
+// expectMessage checks an error's text, which must read as the reference
+// catalog's (Iceberg 1.10's JdbcCatalog behind its REST adapter) does.
+func expectMessage(t *testing.T, body []byte, want string) {
+	t.Helper()
+	var e restErr
+	require.NoError(t, json.Unmarshal(body, &e), "body: %s", body)
+	require.Equal(t, want, e.Error.Message)
+}
+
 const createBody = `{"name":"t","schema":{"type":"struct","schema-id":0,"fields":[
 	{"id":1,"name":"id","type":"long","required":true}]}}`
 
@@ -121,12 +130,15 @@ func TestProtocol(t *testing.T) {
 	require.Contains(t, created.MetadataLocation, "/db.db/t/metadata/00000-")
 	status, body = do(t, "POST", base+"/namespaces/db/tables", createBody)
 	expectError(t, status, body, 409, "AlreadyExistsException")
+	expectMessage(t, body, "Table already exists: db.t")
 	status, body = do(t, "POST", base+"/namespaces/nope/tables", createBody)
 	expectError(t, status, body, 404, "NoSuchNamespaceException")
+	expectMessage(t, body, "Namespace does not exist: nope")
 	status, body = do(t, "POST", base+"/namespaces/db/tables", `{"name":"noschema"}`)
-	expectError(t, status, body, 400, "BadRequestException")
+	expectError(t, status, body, 400, "IllegalArgumentException")
 	status, body = do(t, "GET", base+"/namespaces/db/tables/missing", "")
 	expectError(t, status, body, 404, "NoSuchTableException")
+	expectMessage(t, body, "Table does not exist: db.missing")
 	status, _ = do(t, "HEAD", base+"/namespaces/db/tables/t", "")
 	require.Equal(t, 204, status)
 
@@ -135,11 +147,13 @@ func TestProtocol(t *testing.T) {
 		{"type":"assert-table-uuid","uuid":"00000000-0000-0000-0000-000000000001"}],
 		"updates":[{"action":"set-properties","updates":{"x":"1"}}]}`)
 	expectError(t, status, body, 409, "CommitFailedException")
+	require.Contains(t, string(body), `"Requirement failed: UUID does not match: expected `)
+	require.Contains(t, string(body), ` != 00000000-0000-0000-0000-000000000001"`)
 	status, body = do(t, "POST", base+"/namespaces/db/tables/t", `{"requirements":[],"updates":[{"action":"no-such-action"}]}`)
 	expectError(t, status, body, 400, "BadRequestException")
 	status, body = do(t, "POST", base+"/namespaces/db/tables/t", `{"requirements":[],
 		"updates":[{"action":"set-current-schema","schema-id":42}]}`)
-	expectError(t, status, body, 400, "BadRequestException")
+	expectError(t, status, body, 400, "IllegalArgumentException")
 	status, body = do(t, "POST", base+"/namespaces/db/tables/missing", `{"requirements":[],"updates":[]}`)
 	expectError(t, status, body, 404, "NoSuchTableException")
 	status, body = do(t, "POST", base+"/namespaces/db/tables/t", `{"identifier":{"namespace":["db"],"name":"other"},"requirements":[],"updates":[]}`)

@@ -33,6 +33,11 @@ type Options struct {
 	// Warehouse is the root location for new tables; default file://<Dir>/warehouse.
 	// A plain path is taken relative to the working directory.
 	Warehouse string
+	// AllowLocations are the locations (paths or URIs), besides the
+	// warehouse, under which the server may write or delete files: a table,
+	// view, namespace or metadata location a request names, or a warehouse
+	// a client asks for, must lie under one of them or the warehouse.
+	AllowLocations []string
 }
 
 // DBFile is the name of the SQLite database inside Options.Dir.
@@ -47,11 +52,11 @@ const catalogName = "icebeam"
 // is what Listen serves; tests may mount it on an httptest.Server.
 //
 // It serves /v1/config, namespaces (list with parent, create, load, exists,
-// drop, properties), tables (list, create with stage-create, load, exists,
-// commit, drop with purgeRequested, rename, metrics reports) and
-// multi-table transactions. Errors follow the spec's error model: missing
-// objects 404, existing ones and failed commit requirements 409, bad input
-// 400. A client asking /v1/config for another ?warehouse= gets a path prefix
+// drop, properties), tables (list, create with stage-create, register, load,
+// exists, commit, drop with purgeRequested, rename, metrics reports),
+// multi-table transactions and views (list, create, load, exists, replace,
+// drop, rename). Errors follow the spec's error model, worded as Iceberg's
+// reference catalog words them (see apiError). A client asking /v1/config for another ?warehouse= gets a path prefix
 // that selects it; its tables live in the same catalog.db.
 type Handler struct {
 	dir       string

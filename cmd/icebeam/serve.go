@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
@@ -20,6 +21,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", "127.0.0.1:8181", "address to listen on (host:port; port 0 picks a free one)")
 	dir := fs.String("local_dir", catalog.DefaultLocalDir, "state directory: catalog.db and, by default, the warehouse")
 	warehouse := fs.String("warehouse", "", "warehouse directory or URI for new tables (default <local_dir>/warehouse)")
+	var allow multiFlag
+	fs.Var(&allow, "allow_location", "a location (path or URI) besides the warehouse where clients may place tables,\n"+
+		"views and metadata, and so where the server may write and delete files (repeatable)")
 	verbose := fs.Bool("v", false, "log one line per request (never headers)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -35,7 +39,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *verbose {
 		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
-	srv, err := localcatalog.Listen(*addr, localcatalog.Options{Dir: *dir, Warehouse: *warehouse})
+	srv, err := localcatalog.Listen(*addr, localcatalog.Options{Dir: *dir, Warehouse: *warehouse, AllowLocations: allow})
 	if err != nil {
 		return err
 	}
@@ -45,3 +49,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintln(stdout, "icebeam: shutting down")
 	return srv.Close()
 }
+
+// multiFlag is a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
