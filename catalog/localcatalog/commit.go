@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -136,6 +138,8 @@ func (c *call) commit(changes []change) ([]committed, error) {
 		prevLoc string // empty when the commit creates the table
 		newLoc  string
 		meta    table.Metadata
+		place   *place // the table's location, when it is new or moves
+		size    int    // of the metadata as JSON
 	}
 	out := make([]committed, len(changes))
 	var todo []staged
@@ -174,6 +178,18 @@ func (c *call) commit(changes []change) ([]committed, error) {
 			out[i] = committed{meta: prev, loc: prevLoc}
 			continue
 		}
+		if err := c.h.checkMetadata(ctx, updated, prev); err != nil {
+			return nil, err
+		}
+		// Everywhere the server will write for this table must be allowed.
+		p, err := c.h.allowed.checkTable(updated)
+		if err != nil {
+			return nil, err
+		}
+		var moved *place
+		if prev == nil || prev.Location() != updated.Location() {
+			moved = &p
+		}
 		version := 0
 		if prev != nil {
 			if version = metadataVersion(prevLoc) + 1; version == 0 {
@@ -189,7 +205,7 @@ func (c *call) commit(changes []change) ([]committed, error) {
 			return nil, badRequest("table %s: %v", name, err)
 		}
 		out[i] = committed{meta: updated, loc: newLoc}
-		todo = append(todo, staged{ident: ch.ident, prevLoc: prevLoc, newLoc: newLoc, meta: updated})
+		todo = append(todo, staged{ident: ch.ident, prevLoc: prevLoc, newLoc: newLoc, meta: updated, place: moved})
 	}
 	if len(todo) == 0 {
 		return out, nil
@@ -201,24 +217,25 @@ func (c *call) commit(changes []change) ([]committed, error) {
 			removeFile(ctx, s.newLoc)
 		}
 	}
-	for _, s := range todo {
-		if err := writeMetadata(ctx, s.meta, s.newLoc); err != nil {
-			written++ // a partly written file goes too
+	for i, s := range todo {
+		size, err := writeMetadata(ctx, s.meta, s.newLoc)
+		written++ // a partly written file goes too
+		if err != nil {
 			removeWritten()
 			return nil, fmt.Errorf("table %s: writing %s: %w", strings.Join(s.ident, "."), s.newLoc, err)
 		}
-		written++
+		todo[i].size = size
 	}
 
-	err := func() error {
-		tx, err := c.h.db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback()
+	err := c.h.inTx(ctx, func(tx *sql.Tx) error {
 		for _, s := range todo {
 			name := strings.Join(s.ident, ".")
 			ns, tbl := namespaceKey(s.ident[:len(s.ident)-1]), s.ident[len(s.ident)-1]
+			if s.place != nil {
+				if err := claimPlace(ctx, tx, c.cat.Name(), s.ident, *s.place, "table"); err != nil {
+					return err
+				}
+			}
 			if s.prevLoc != "" {
 				res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables
 					SET metadata_location = ?, previous_metadata_location = ?, iceberg_type = 'TABLE'
@@ -252,14 +269,14 @@ func (c *call) commit(changes []change) ([]committed, error) {
 				return fmt.Errorf("table %s: %w", name, err)
 			}
 		}
-		return tx.Commit()
-	}()
+		return nil
+	})
 	if err != nil {
 		removeWritten()
 		return nil, err
 	}
 	for _, s := range todo {
-		c.h.cache.put(s.newLoc, s.meta)
+		c.h.cache.put(s.newLoc, s.meta, s.size)
 	}
 	return out, nil
 }
@@ -270,57 +287,87 @@ func isAssertCreate(r table.Requirement) bool { return r.GetType() == "assert-cr
 // metadata files through the cache: they never change once written, and
 // parsing them is most of a commit's cost on a table with a long history.
 func (h *Handler) current(ctx context.Context, cat *sqlcat.Catalog, warehouse string, ident table.Identifier) (string, table.Metadata, error) {
-	var loc sql.NullString
-	err := h.db.QueryRowContext(ctx, `SELECT metadata_location FROM iceberg_tables
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
-		cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]).Scan(&loc)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && !loc.Valid {
-		return "", nil, errNoSuchTable(ident)
+	loc, err := h.pointer(ctx, cat.Name(), ident, tableObject)
+	if err != nil || loc == "" {
+		return "", nil, cmp.Or(err, errNoSuchTable(ident))
 	}
+	if meta := h.cache.get(loc); meta != nil {
+		return loc, meta, nil
+	}
+	tbl, err := table.NewFromLocation(ctx, ident, loc,
+		icebergio.LoadFSFunc(iceberg.Properties{"warehouse": warehouse}, loc), nil)
 	if err != nil {
-		return "", nil, fmt.Errorf("loading table %s: %w", strings.Join(ident, "."), err)
+		return "", nil, fmt.Errorf("table %s: reading %s: %w", strings.Join(ident, "."), loc, err)
 	}
-	if meta := h.cache.get(loc.String); meta != nil {
-		return loc.String, meta, nil
-	}
-	tbl, err := table.NewFromLocation(ctx, ident, loc.String,
-		icebergio.LoadFSFunc(iceberg.Properties{"warehouse": warehouse}, loc.String), nil)
-	if err != nil {
-		return "", nil, fmt.Errorf("table %s: reading %s: %w", strings.Join(ident, "."), loc.String, err)
-	}
-	h.cache.put(loc.String, tbl.Metadata())
-	return loc.String, tbl.Metadata(), nil
+	h.cache.put(loc, tbl.Metadata(), 0)
+	return loc, tbl.Metadata(), nil
 }
 
-// metaCache holds recently used table metadata by metadata file location.
+// syncDir syncs the directory of a new local file, so that the file's name
+// survives a crash as its contents do.
+func syncDir(loc string) error {
+	p, err := parsePlace(loc)
+	if err != nil || p.scheme != "file" {
+		return nil
+	}
+	d, err := os.Open(path.Dir(p.path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
+}
+
+// metaCache holds recently used table metadata by metadata file location,
+// bounded by the size of the metadata as JSON (the parsed form takes a few
+// times that): a table with a long history has large metadata, and the
+// server's memory must not grow with the number of tables it has served.
 type metaCache struct {
 	mu    sync.Mutex
-	m     map[string]table.Metadata
+	m     map[string]cached
 	order []string // oldest first
+	bytes int
 }
 
-// metaCacheSize bounds the cache: one entry per actively written table is
-// all it needs.
-const metaCacheSize = 64
+type cached struct {
+	meta table.Metadata
+	size int
+}
+
+// metaCacheBytes bounds the cache: a few large tables or many small ones.
+const metaCacheBytes = 32 << 20
 
 func (c *metaCache) get(loc string) table.Metadata {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.m[loc]
+	return c.m[loc].meta
 }
 
-func (c *metaCache) put(loc string, meta table.Metadata) {
+// put caches meta, whose JSON form is size bytes (0: measure it).
+func (c *metaCache) put(loc string, meta table.Metadata, size int) {
+	if size <= 0 {
+		b, err := json.Marshal(meta)
+		if err != nil {
+			return
+		}
+		size = len(b)
+	}
+	if size > metaCacheBytes/4 {
+		return // one huge table must not push out every other
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]table.Metadata{}
+		c.m = map[string]cached{}
 	}
 	if _, ok := c.m[loc]; ok {
 		return
 	}
-	c.m[loc] = meta
+	c.m[loc] = cached{meta, size}
 	c.order = append(c.order, loc)
-	if len(c.order) > metaCacheSize {
+	c.bytes += size
+	for c.bytes > metaCacheBytes {
+		c.bytes -= c.m[c.order[0]].size
 		delete(c.m, c.order[0])
 		c.order = slices.Delete(c.order, 0, 1)
 	}
@@ -355,36 +402,39 @@ func metadataVersion(loc string) int {
 }
 
 // writeMetadata writes a table's metadata file, compressed as its
-// properties ask.
-func writeMetadata(ctx context.Context, meta table.Metadata, loc string) error {
+// properties ask, and returns its size as JSON.
+func writeMetadata(ctx context.Context, meta table.Metadata, loc string) (int, error) {
 	return writeJSONFile(ctx, meta.Properties(), loc, meta)
 }
 
 // writeJSONFile writes v as JSON to a new file at loc, gzipped if props
 // (the table's) ask for it, and syncs it to disk before returning: the
-// catalog's pointer moves to it right after.
-func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v any) (err error) {
+// catalog's pointer moves to it right after. It returns the JSON's size.
+func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v any) (size int, err error) {
 	fsys, err := icebergio.LoadFS(ctx, props, loc)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	wfs, ok := fsys.(icebergio.WriteFileIO)
 	if !ok {
-		return fmt.Errorf("storage for %s is read-only", loc)
+		return 0, fmt.Errorf("storage for %s is read-only", loc)
 	}
 	codec := props.Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
 	if codec != table.MetadataCompressionCodecNone && codec != table.MetadataCompressionCodecGzip {
-		return invalidArgument("Unsupported metadata compression codec: %s", codec)
+		return 0, invalidArgument("Unsupported metadata compression codec: %s", codec)
 	}
 	out, err := wfs.Create(loc)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer func() {
 		if s, ok := out.(interface{ Sync() error }); ok && err == nil {
 			err = s.Sync()
 		}
 		err = errors.Join(err, out.Close())
+		if err == nil {
+			err = syncDir(loc)
+		}
 	}()
 	var w io.Writer = out
 	if codec == table.MetadataCompressionCodecGzip {
@@ -392,5 +442,10 @@ func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v 
 		defer func() { err = errors.Join(err, gz.Close()) }()
 		w = gz
 	}
-	return json.NewEncoder(w).Encode(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return len(b), err
 }

@@ -448,8 +448,10 @@ func TestMultiTableTransaction(t *testing.T) {
 
 func TestWarehouseSelection(t *testing.T) {
 	ctx := context.Background()
-	srv := startServer(t, t.TempDir())
 	other := t.TempDir()
+	srv, err := localcatalog.Listen("127.0.0.1:0", localcatalog.Options{Dir: t.TempDir(), AllowLocations: []string{other}})
+	require.NoError(t, err)
+	t.Cleanup(func() { srv.Close() })
 	cat := connect(t, srv.URL(), rest.WithWarehouseLocation(other))
 	tbl := appendRows(t, createTable(t, cat, table.Identifier{"db", "t"}), rows(t, "w", 0, 2))
 	require.True(t, strings.HasPrefix(localPath(t, tbl.Location()), other), tbl.Location())
@@ -459,6 +461,10 @@ func TestWarehouseSelection(t *testing.T) {
 	ok, err := def.CheckNamespaceExists(ctx, table.Identifier{"db"})
 	require.NoError(t, err)
 	require.False(t, ok)
+
+	// A warehouse outside the allowed locations is refused.
+	_, err = rest.NewCatalog(ctx, "x", srv.URL(), rest.WithWarehouseLocation(t.TempDir()))
+	require.ErrorContains(t, err, "outside the locations this catalog may write to")
 
 	// The same warehouse by its file:// URI is the same catalog.
 	same := connect(t, srv.URL(), rest.WithWarehouseLocation("file://"+filepath.ToSlash(other)))

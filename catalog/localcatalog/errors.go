@@ -174,7 +174,10 @@ func classify(err error) (int, string) {
 
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	code, typ := classify(err)
-	if code >= 500 {
+	switch {
+	case code == http.StatusServiceUnavailable: // busy, by design
+		slog.Warn("localcatalog: request refused", "method", r.Method, "path", r.URL.Path, "error", err)
+	case code >= 500:
 		slog.Error("localcatalog: request failed", "method", r.Method, "path", r.URL.Path, "error", err)
 	}
 	if r.Method == http.MethodHead {

@@ -28,8 +28,15 @@ import (
 // as the REST spec's default namespace-separator (%1F) says.
 const nsSep = "\x1f"
 
-// maxBody bounds request bodies; commits of large snapshots are far below it.
-const maxBody = 64 << 20
+// Request bodies are bounded one by one and in total: parsing JSON takes
+// several times a body's size, so parallel large requests wait for their
+// turn instead of growing the server's memory. A commit is kilobytes; a
+// create with a schema of thousands of columns a few megabytes.
+const (
+	maxBody        = 8 << 20
+	bodiesInFlight = 2 * maxBody
+	bodyWait       = 15 * time.Second // then 503
+)
 
 // warehousePrefix marks a path prefix that names a warehouse other than the
 // default. The prefix is the warehouse location itself, base64url-encoded, so
@@ -87,13 +94,42 @@ func (s *statusRecorder) WriteHeader(code int) {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-	err := h.route(rec, r)
+	var err error
+	if n := bodyWeight(r); n > 0 {
+		// Wait for a turn well within the server's read timeout, which
+		// would otherwise cut the body off unread.
+		ctx, cancel := context.WithTimeout(r.Context(), bodyWait)
+		err = h.bodies.Acquire(ctx, n)
+		cancel()
+		if err != nil {
+			if r.Context().Err() == nil {
+				w.Header().Set("Retry-After", "5")
+				writeError(rec, r, newAPIError(http.StatusServiceUnavailable, "ServiceUnavailableException",
+					"Too many large requests in flight; retry later"))
+			}
+			return
+		}
+		defer h.bodies.Release(n)
+	}
+	err = h.route(rec, r)
 	if err != nil {
 		writeError(rec, r, err)
 	}
 	// Headers are never logged: they may carry Authorization tokens.
 	slog.Debug("localcatalog", "method", r.Method, "path", r.URL.Path,
 		"status", rec.status, "duration", time.Since(start))
+}
+
+// bodyWeight is what a request's body counts against bodiesInFlight: its
+// declared length, or the most it may be when it declares none.
+func bodyWeight(r *http.Request) int64 {
+	switch {
+	case r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0:
+		return 0
+	case r.ContentLength < 0 || r.ContentLength > maxBody:
+		return maxBody
+	}
+	return max(r.ContentLength, 4<<10)
 }
 
 func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
@@ -262,8 +298,8 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
 
 func parseNamespace(seg string) (table.Identifier, error) {
 	ns := strings.Split(seg, nsSep)
-	if slices.Contains(ns, "") {
-		return nil, badRequest("namespace %q has an empty level", strings.Join(ns, "."))
+	if err := checkNamespace(ns); err != nil {
+		return nil, err
 	}
 	return ns, nil
 }
@@ -273,10 +309,42 @@ func parseTable(nsSeg, name string) (table.Identifier, error) {
 	if err != nil {
 		return nil, err
 	}
-	if name == "" {
-		return nil, badRequest("empty table name in namespace %q", strings.Join(ns, "."))
+	if err := checkName("table or view name", name); err != nil {
+		return nil, err
 	}
 	return append(ns, name), nil
+}
+
+// maxName bounds a name (one namespace level, or a table or view name): it
+// becomes a directory name, which file systems cap at 255 bytes.
+const maxName = 255
+
+// checkName refuses a name no catalog could store or place: empty, longer
+// than maxName bytes, or holding a control character (NUL among them,
+// which SQLite would cut the name at).
+func checkName(what, name string) error {
+	switch {
+	case name == "":
+		return invalidArgument("Invalid %s: (empty string)", what)
+	case len(name) > maxName:
+		return invalidArgument("Invalid %s: %d bytes long, at most %d", what, len(name), maxName)
+	case strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		return invalidArgument("Invalid %s %q: control characters are not allowed", what, name)
+	}
+	return nil
+}
+
+// checkNamespace applies checkName to every level of ns.
+func checkNamespace(ns []string) error {
+	if len(ns) == 0 {
+		return invalidArgument("Invalid namespace: (empty)")
+	}
+	for _, level := range ns {
+		if err := checkName("namespace level", level); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {
@@ -316,6 +384,9 @@ func (h *Handler) config(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("warehouse %q: %v", q, err)
 		}
 		if n != h.warehouse {
+			if _, err := h.allowed.check("warehouse", n); err != nil {
+				return err
+			}
 			if _, err := h.catalogFor(n); err != nil {
 				return err
 			}
@@ -337,8 +408,11 @@ type restIdentifier struct {
 }
 
 func (id restIdentifier) ident(what string) (table.Identifier, error) {
-	if len(id.Namespace) == 0 || slices.Contains(id.Namespace, "") || id.Name == "" {
-		return nil, badRequest("%s identifier %v.%q must have a non-empty namespace and name", what, id.Namespace, id.Name)
+	if err := checkNamespace(id.Namespace); err != nil {
+		return nil, err
+	}
+	if err := checkName(what+" name", id.Name); err != nil {
+		return nil, err
 	}
 	return append(slices.Clone(id.Namespace), id.Name), nil
 }
@@ -427,8 +501,11 @@ func (c *call) createNamespace() error {
 	if err := c.decode(&req); err != nil {
 		return err
 	}
-	if len(req.Namespace) == 0 || slices.Contains(req.Namespace, "") {
-		return badRequest("namespace %v must have at least one level and no empty level", req.Namespace)
+	if err := checkNamespace(req.Namespace); err != nil {
+		return err
+	}
+	if err := c.h.checkNamespaceProps(req.Properties); err != nil {
+		return err
 	}
 	if err := c.cat.CreateNamespace(c.r.Context(), req.Namespace, req.Properties); err != nil {
 		if errors.Is(err, catalog.ErrNamespaceAlreadyExists) {
@@ -441,6 +518,17 @@ func (c *call) createNamespace() error {
 		return err
 	}
 	writeJSON(c.w, http.StatusOK, map[string]any{"namespace": req.Namespace, "properties": props})
+	return nil
+}
+
+// checkNamespaceProps refuses a namespace location outside the allowed
+// places: new tables go under it.
+func (h *Handler) checkNamespaceProps(props iceberg.Properties) error {
+	if loc, ok := props["location"]; ok {
+		if _, err := h.allowed.check("namespace location", loc); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -516,6 +604,9 @@ func (c *call) updateNamespaceProperties(ns table.Identifier) error {
 		}
 	}
 	if err := c.requireNamespace(ns); err != nil {
+		return err
+	}
+	if err := c.h.checkNamespaceProps(req.Updates); err != nil {
 		return err
 	}
 	sum, err := c.cat.UpdateNamespaceProperties(c.r.Context(), ns, req.Removals, req.Updates)
@@ -597,8 +688,8 @@ func (c *call) createTable(ns table.Identifier) error {
 	if err := c.decode(&req); err != nil {
 		return err
 	}
-	if req.Name == "" {
-		return invalidArgument("Invalid table name: %s", "(empty string)")
+	if err := checkName("table name", req.Name); err != nil {
+		return err
 	}
 	if req.Schema == nil {
 		return invalidArgument("Invalid schema: null")
@@ -657,8 +748,8 @@ func (c *call) registerTable(ns table.Identifier) error {
 		return err
 	}
 	switch {
-	case req.Name == "":
-		return invalidArgument("Invalid table name: %s", "(empty string)")
+	case checkName("table name", req.Name) != nil:
+		return checkName("table name", req.Name)
 	case req.MetadataLocation == "":
 		return invalidArgument("Cannot register an empty metadata file location as a table")
 	}
@@ -680,29 +771,47 @@ func (c *call) registerTable(ns table.Identifier) error {
 	if err := c.requireFree(ident, false); err != nil && prevLoc == "" {
 		return err
 	}
+	// Read nothing outside the allowed places either.
+	if _, err := c.h.allowed.check("metadata location", req.MetadataLocation); err != nil {
+		return err
+	}
 	tbl, err := table.NewFromLocation(ctx, ident, req.MetadataLocation,
 		icebergio.LoadFSFunc(iceberg.Properties{"warehouse": c.warehouse}, req.MetadataLocation), nil)
 	if err != nil {
 		return invalidArgument("Cannot read table metadata %s: %v", req.MetadataLocation, err)
 	}
-	ns0, name := namespaceKey(ns), req.Name
-	var res sql.Result
-	if prevLoc == "" {
-		res, err = c.h.db.ExecContext(ctx, `INSERT INTO iceberg_tables
-			(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
-			c.cat.Name(), ns0, name, req.MetadataLocation)
-	} else {
-		res, err = c.h.db.ExecContext(ctx, `UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?
-			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?`,
-			req.MetadataLocation, prevLoc, c.cat.Name(), ns0, name, prevLoc)
-	}
-	if n, _ := rowsAffected(res, err); err != nil || n != 1 {
-		if err != nil && strings.Contains(err.Error(), "UNIQUE") || err == nil {
-			return errTableExists(ident)
-		}
+	p, err := c.h.allowed.checkTable(tbl.Metadata())
+	if err != nil {
 		return err
 	}
-	c.h.cache.put(req.MetadataLocation, tbl.Metadata())
+	ns0, name := namespaceKey(ns), req.Name
+	err = c.h.inTx(ctx, func(tx *sql.Tx) error {
+		if err := claimPlace(ctx, tx, c.cat.Name(), ident, p, "table"); err != nil {
+			return err
+		}
+		var res sql.Result
+		var err error
+		if prevLoc == "" {
+			res, err = tx.ExecContext(ctx, `INSERT INTO iceberg_tables
+				(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
+				c.cat.Name(), ns0, name, req.MetadataLocation)
+		} else {
+			res, err = tx.ExecContext(ctx, `UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ?
+				WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?`,
+				req.MetadataLocation, prevLoc, c.cat.Name(), ns0, name, prevLoc)
+		}
+		if n, err := rowsAffected(res, err); err != nil || n != 1 {
+			if err == nil || strings.Contains(err.Error(), "UNIQUE") {
+				return errTableExists(ident)
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	c.h.cache.put(req.MetadataLocation, tbl.Metadata(), 0)
 	c.writeTable(tbl.Metadata(), req.MetadataLocation)
 	return nil
 }
@@ -774,41 +883,34 @@ func (c *call) requireFree(ident table.Identifier, view bool) error {
 }
 
 func (c *call) dropTable(ident table.Identifier) error {
-	ctx := c.r.Context()
-	purge, _ := strconv.ParseBool(c.r.URL.Query().Get("purgeRequested"))
-	var err error
-	if purge {
-		err = c.cat.PurgeTable(ctx, ident)
-	} else {
-		var ok bool
-		ok, err = c.remove(ctx, ident, tableObject)
-		if err == nil && !ok {
-			err = errNoSuchTable(ident)
-		}
+	if purge, _ := strconv.ParseBool(c.r.URL.Query().Get("purgeRequested")); purge {
+		return c.purgeTable(ident)
 	}
-	if errors.Is(err, catalog.ErrNoSuchTable) {
-		return errNoSuchTable(ident)
-	}
-	if err != nil {
-		return err
+	if ok, err := c.remove(c.r.Context(), ident, tableObject); err != nil || !ok {
+		return cmp.Or(err, errNoSuchTable(ident))
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (c *call) renameTable() error {
+// decodeRename reads a rename request of a table or view.
+func (c *call) decodeRename() (from, to table.Identifier, err error) {
 	var req struct {
 		Source      restIdentifier `json:"source"`
 		Destination restIdentifier `json:"destination"`
 	}
 	if err := c.decode(&req); err != nil {
-		return err
+		return nil, nil, err
 	}
-	from, err := req.Source.ident("source")
-	if err != nil {
-		return err
+	if from, err = req.Source.ident("source"); err != nil {
+		return nil, nil, err
 	}
-	to, err := req.Destination.ident("destination")
+	to, err = req.Destination.ident("destination")
+	return from, to, err
+}
+
+func (c *call) renameTable() error {
+	from, to, err := c.decodeRename()
 	if err != nil {
 		return err
 	}

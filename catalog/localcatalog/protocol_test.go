@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -106,7 +107,15 @@ func TestProtocol(t *testing.T) {
 	status, body = do(t, "POST", base+"/namespaces", `{"namespace":`)
 	expectError(t, status, body, 400, "BadRequestException")
 	status, body = do(t, "POST", base+"/namespaces", `{"namespace":[]}`)
-	expectError(t, status, body, 400, "BadRequestException")
+	expectError(t, status, body, 400, "IllegalArgumentException")
+	// Names no catalog could store or place are a 400, not a 500 or a
+	// silently changed name.
+	for _, bad := range []string{`["a\u0000b"]`, `["c\u0000"]`, `["` + strings.Repeat("n", 256) + `"]`, `["ok",""]`} {
+		status, body = do(t, "POST", base+"/namespaces", `{"namespace":`+bad+`}`)
+		expectError(t, status, body, 400, "IllegalArgumentException")
+	}
+	status, body = do(t, "GET", base+"/namespaces/a%00b", "")
+	expectError(t, status, body, 400, "IllegalArgumentException")
 	status, _ = do(t, "HEAD", base+"/namespaces/db", "")
 	require.Equal(t, 204, status)
 	status, _ = do(t, "HEAD", base+"/namespaces/nope", "")
@@ -244,4 +253,77 @@ func TestRequestLog(t *testing.T) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, nil)))
 	do(t, "GET", ts.URL+"/v1/config", "")
 	require.Empty(t, buf.String())
+}
+
+// TestUnusableMetadataRefused: what iceberg-go's metadata builder lets
+// through but no reader could use is a 400, and changes nothing.
+func TestUnusableMetadataRefused(t *testing.T) {
+	ts := httpServer(t)
+	base := ts.URL + "/v1"
+	status, body := do(t, "POST", base+"/namespaces", `{"namespace":["db"]}`)
+	require.Equal(t, 200, status, "%s", body)
+	status, body = do(t, "POST", base+"/namespaces/db/tables", createBody)
+	require.Equal(t, 200, status, "%s", body)
+	for name, update := range map[string]string{
+		"negative field id": `{"action":"add-schema","schema":{"type":"struct","schema-id":1,"fields":[{"id":-5,"name":"x","type":"long","required":false}]}}`,
+		"bucket[-3]":        `{"action":"add-spec","spec":{"spec-id":1,"fields":[{"source-id":1,"field-id":1000,"name":"b","transform":"bucket[-3]"}]}}`,
+		"invented manifest list": `{"action":"add-snapshot","snapshot":{"snapshot-id":7,"sequence-number":1,"timestamp-ms":1,
+			"manifest-list":"` + filepath.ToSlash(filepath.Join(t.TempDir(), "snap-7.avro")) + `","summary":{"operation":"append"},"schema-id":0}}`,
+	} {
+		status, body := do(t, "POST", base+"/namespaces/db/tables/t", `{"requirements":[],"updates":[`+update+`]}`)
+		if status != 400 && status != 403 {
+			t.Errorf("%s: status %d, want 400 or 403: %s", name, status, body)
+		}
+	}
+	status, body = do(t, "GET", base+"/namespaces/db/tables/t", "")
+	require.Equal(t, 200, status)
+	require.Contains(t, string(body), `"metadata-location"`)
+	require.NotContains(t, string(body), `"snapshot-id":7`)
+}
+
+// TestRequestBodiesBounded: a body over 8 MiB is refused (413) without
+// being read whole, and while two 8 MiB bodies are in flight a third large
+// request waits, then gets 503 with Retry-After instead of growing the
+// server's memory; small requests go on being served.
+func TestRequestBodiesBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the server's 15 s queue limit")
+	}
+	ts := httpServer(t)
+	base := ts.URL + "/v1"
+	status, body := do(t, "POST", base+"/namespaces", `{"namespace":["db"],"properties":{"x":"`+strings.Repeat("y", 9<<20)+`"}}`)
+	require.Equal(t, 413, status, "%s", body[:min(len(body), 200)])
+
+	// Two requests whose 8 MiB bodies never finish arriving hold the budget.
+	var writers []*io.PipeWriter
+	for range 2 {
+		pr, pw := io.Pipe()
+		writers = append(writers, pw)
+		req, err := http.NewRequest("POST", base+"/namespaces", pr)
+		require.NoError(t, err)
+		req.ContentLength = 8 << 20
+		go func() {
+			if rsp, err := http.DefaultClient.Do(req); err == nil {
+				rsp.Body.Close()
+			}
+		}()
+		_, err = pw.Write([]byte(`{"namespace":["slow"],"properties":{"x":"`))
+		require.NoError(t, err)
+	}
+	t.Cleanup(func() {
+		for _, pw := range writers {
+			pw.CloseWithError(io.ErrUnexpectedEOF)
+		}
+	})
+	status, _ = do(t, "GET", base+"/namespaces", "")
+	require.Equal(t, 200, status, "a request without a body must not wait")
+	req, err := http.NewRequest("POST", base+"/namespaces", strings.NewReader(`{"namespace":["third"]}`+strings.Repeat(" ", 5<<20)))
+	require.NoError(t, err)
+	rsp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	b, _ := io.ReadAll(rsp.Body)
+	rsp.Body.Close()
+	require.Equal(t, 503, rsp.StatusCode, "%s", b)
+	require.Equal(t, "5", rsp.Header.Get("Retry-After"))
+	require.Contains(t, string(b), "ServiceUnavailableException")
 }

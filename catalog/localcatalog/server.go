@@ -1,7 +1,9 @@
 // Package localcatalog is icebeam's embedded Iceberg REST catalog server:
 // the REST spec served over HTTP, with a SQLite catalog database and a file
 // warehouse in one local directory, so local runs and other engines (Spark,
-// pyiceberg, DuckDB) share tables without any cloud service.
+// pyiceberg, DuckDB) share tables without any cloud service. It can require
+// bearer tokens (a static one, or OAuth2 client-credentials tokens it
+// issues itself) and serve HTTPS (see Options).
 package localcatalog
 
 import (
@@ -24,6 +26,7 @@ import (
 	sqlcat "github.com/apache/iceberg-go/catalog/sql"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/uptrace/bun/driver/sqliteshim"
+	"golang.org/x/sync/semaphore"
 )
 
 // Options configure a Server.
@@ -38,6 +41,28 @@ type Options struct {
 	// view, namespace or metadata location a request names, or a warehouse
 	// a client asks for, must lie under one of them or the warehouse.
 	AllowLocations []string
+
+	// Token, if set, is a static bearer token: requests carrying
+	// "Authorization: Bearer <Token>" are admitted (compared in constant
+	// time). With Token or Clients set, every other request is answered
+	// 401 NotAuthorizedException; with neither, the server is open.
+	Token string
+	// Clients, if set, are OAuth2 clients, client id to secret: the server
+	// then serves the REST spec's client-credentials token endpoint, POST
+	// /v1/oauth/tokens (TokenPath), whose tokens admit requests. Clients
+	// send their id and secret in the form body or by HTTP Basic, as
+	// Iceberg's --credential=ID:SECRET and icebeam's --auth=oauth2 do.
+	// Issued tokens live in memory only, so a restart revokes them.
+	Clients map[string]string
+	// TokenTTL is the lifetime of tokens issued to Clients; default
+	// DefaultTokenTTL (1h).
+	TokenTTL time.Duration
+
+	// TLSCert and TLSKey are PEM files of the server's certificate (chain)
+	// and private key. With both set, Listen serves HTTPS; one without the
+	// other is an error.
+	TLSCert string
+	TLSKey  string
 }
 
 // DBFile is the name of the SQLite database inside Options.Dir.
@@ -62,6 +87,9 @@ type Handler struct {
 	dir       string
 	warehouse string
 	db        *sql.DB
+
+	allowed allowed             // where requests may place files
+	bodies  *semaphore.Weighted // bytes of request bodies in flight
 
 	mu       sync.Mutex
 	catalogs map[string]*sqlcat.Catalog // by warehouse location
@@ -93,9 +121,12 @@ func Open(opts Options) (*Handler, error) {
 	// WAL lets readers run beside the one writer; "begin immediate" takes the
 	// write lock up front so a read-then-write transaction never fails with
 	// "database is locked" on upgrade, and busy_timeout makes writers queue
-	// instead of failing.
+	// instead of failing. synchronous=FULL syncs the WAL at every commit, so
+	// a commit the server has acknowledged survives an operating system
+	// crash or power loss too (NORMAL keeps it across a process crash only);
+	// the metadata file it points at was synced before (writeJSONFile).
 	dsn := (&url.URL{Scheme: "file", Path: filepath.Join(dir, DBFile)}).String() +
-		"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"?_pragma=busy_timeout(30000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate"
 	db, err := sql.Open(sqliteshim.ShimName, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("localcatalog: opening %s: %w", filepath.Join(dir, DBFile), err)
@@ -105,11 +136,25 @@ func Open(opts Options) (*Handler, error) {
 		warehouse: warehouse,
 		db:        db,
 		catalogs:  map[string]*sqlcat.Catalog{},
+		bodies:    semaphore.NewWeighted(bodiesInFlight),
 		locks:     map[string]*sync.Mutex{},
+	}
+	if h.allowed, err = newAllowed(warehouse, opts.AllowLocations); err != nil {
+		db.Close()
+		return nil, err
 	}
 	if _, err := h.catalogFor(warehouse); err != nil {
 		db.Close()
 		return nil, err
+	}
+	ctx := context.Background()
+	if _, err := db.ExecContext(ctx, placesSchema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localcatalog: creating the location index in %s: %w", filepath.Join(dir, DBFile), err)
+	}
+	if err := h.backfillPlaces(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("localcatalog: indexing table locations in %s: %w", filepath.Join(dir, DBFile), err)
 	}
 	return h, nil
 }
@@ -194,8 +239,19 @@ type Server struct {
 	closeErr  error
 }
 
-// Listen opens the catalog in opts.Dir and serves it on addr (host:port; port 0 picks one).
+// Listen opens the catalog in opts.Dir and serves it on addr (host:port;
+// port 0 picks one): over HTTPS with Options.TLSCert and TLSKey, and behind
+// Authenticate when Options.Token or Clients are set.
 func Listen(addr string, opts Options) (*Server, error) {
+	// Options are checked before the database is opened.
+	auth, err := newAuthenticator(opts)
+	if err != nil {
+		return nil, err
+	}
+	tlsConfig, err := serverTLS(opts)
+	if err != nil {
+		return nil, err
+	}
 	h, err := Open(opts)
 	if err != nil {
 		return nil, err
@@ -205,15 +261,38 @@ func Listen(addr string, opts Options) (*Server, error) {
 		h.Close()
 		return nil, fmt.Errorf("localcatalog: listening on %s: %w", addr, err)
 	}
+	var handler http.Handler = h
+	if auth != nil {
+		auth.next = h
+		handler = auth
+	}
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
 	s := &Server{
-		h:    h,
-		srv:  &http.Server{Handler: h, ReadHeaderTimeout: 30 * time.Second},
-		url:  "http://" + ln.Addr().String(),
+		h: h,
+		srv: &http.Server{
+			Handler:           handler,
+			TLSConfig:         tlsConfig,
+			ReadHeaderTimeout: 10 * time.Second,
+			ReadTimeout:       30 * time.Second, // a stalled body is dropped
+			WriteTimeout:      120 * time.Second,
+			IdleTimeout:       120 * time.Second,
+			MaxHeaderBytes:    64 << 10,
+		},
+		url:  scheme + "://" + ln.Addr().String(),
 		done: make(chan struct{}),
 	}
 	go func() {
 		defer close(s.done)
-		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		var err error
+		if tlsConfig != nil {
+			err = s.srv.ServeTLS(ln, "", "") // the certificate is in TLSConfig
+		} else {
+			err = s.srv.Serve(ln)
+		}
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
 			slog.Error("localcatalog: server stopped", "addr", ln.Addr().String(), "error", err)
 		}
 	}()

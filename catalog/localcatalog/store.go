@@ -2,6 +2,9 @@ package localcatalog
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/apache/iceberg-go/table"
@@ -31,6 +34,22 @@ func (o object) typeIs() string {
 	return "(iceberg_type = 'TABLE' OR iceberg_type IS NULL)"
 }
 
+// pointer returns the metadata location the row of a table (or view) of
+// catalog cat points at; "" if there is no such row.
+func (h *Handler) pointer(ctx context.Context, cat string, ident table.Identifier, o object) (string, error) {
+	var loc sql.NullString
+	err := h.db.QueryRowContext(ctx, `SELECT metadata_location FROM iceberg_tables
+		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND `+o.typeIs(),
+		cat, namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]).Scan(&loc)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the catalog's row of %s: %w", dotted(ident), err)
+	}
+	return loc.String, nil
+}
+
 // exists reports whether a table (or view) named ident exists.
 func (c *call) exists(ctx context.Context, ident table.Identifier, o object) (bool, error) {
 	var n int
@@ -40,28 +59,64 @@ func (c *call) exists(ctx context.Context, ident table.Identifier, o object) (bo
 	return n > 0, err
 }
 
-// remove deletes the row of a table (or view); false if there was none.
+// remove deletes the row of a table (or view) and its place; false if
+// there was none.
 func (c *call) remove(ctx context.Context, ident table.Identifier, o object) (bool, error) {
-	res, err := c.h.db.ExecContext(ctx, `DELETE FROM iceberg_tables
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND `+o.typeIs(),
-		c.cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1])
-	n, err := rowsAffected(res, err)
-	return n == 1, err
+	var ok bool
+	err := c.h.inTx(ctx, func(tx *sql.Tx) error {
+		ns, name := namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]
+		res, err := tx.ExecContext(ctx, `DELETE FROM iceberg_tables
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND `+o.typeIs(),
+			c.cat.Name(), ns, name)
+		n, err := rowsAffected(res, err)
+		if err != nil || n != 1 {
+			return err
+		}
+		ok = true
+		_, err = tx.ExecContext(ctx, `DELETE FROM icebeam_places
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?`, c.cat.Name(), ns, name)
+		return err
+	})
+	return ok, err
 }
 
-// rename moves the row of a table (or view) to a new name; false if there
-// was no row to move, errRenameOnto if the new name is taken.
+// rename moves the row of a table (or view) and its place to a new name;
+// false if there was no row to move, errRenameOnto if the new name is taken.
 func (c *call) rename(ctx context.Context, from, to table.Identifier, o object) (bool, error) {
-	res, err := c.h.db.ExecContext(ctx, `UPDATE iceberg_tables SET table_namespace = ?, table_name = ?
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND `+o.typeIs(),
-		namespaceKey(to[:len(to)-1]), to[len(to)-1], c.cat.Name(), namespaceKey(from[:len(from)-1]), from[len(from)-1])
-	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
-		what := "Table"
-		if o == viewObject {
-			what = "View"
+	var ok bool
+	err := c.h.inTx(ctx, func(tx *sql.Tx) error {
+		args := []any{namespaceKey(to[:len(to)-1]), to[len(to)-1], c.cat.Name(),
+			namespaceKey(from[:len(from)-1]), from[len(from)-1]}
+		res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables SET table_namespace = ?, table_name = ?
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND `+o.typeIs(), args...)
+		if err != nil && strings.Contains(err.Error(), "UNIQUE") {
+			what := "Table"
+			if o == viewObject {
+				what = "View"
+			}
+			return errRenameOnto(from, to, what)
 		}
-		return false, errRenameOnto(from, to, what)
+		n, err := rowsAffected(res, err)
+		if err != nil || n != 1 {
+			return err
+		}
+		ok = true
+		_, err = tx.ExecContext(ctx, `UPDATE icebeam_places SET table_namespace = ?, table_name = ?
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?`, args...)
+		return err
+	})
+	return ok, err
+}
+
+// inTx runs f in one catalog.db transaction, committed if f returns nil.
+func (h *Handler) inTx(ctx context.Context, f func(*sql.Tx) error) error {
+	tx, err := h.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
 	}
-	n, err := rowsAffected(res, err)
-	return n == 1, err
+	defer tx.Rollback()
+	if err := f(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -71,8 +70,8 @@ func (c *call) createView(ns table.Identifier) error {
 		return err
 	}
 	switch {
-	case req.Name == "":
-		return invalidArgument("Invalid view name: %s", "(empty string)")
+	case checkName("view name", req.Name) != nil:
+		return checkName("view name", req.Name)
 	case req.Schema == nil:
 		return invalidArgument("Invalid schema: null")
 	case req.ViewVersion == nil:
@@ -105,14 +104,24 @@ func (c *call) createView(ns table.Identifier) error {
 	if err != nil {
 		return invalidArgument("%s", viewBuildError(err))
 	}
+	p, err := c.h.allowed.checkView(built.Metadata)
+	if err != nil {
+		return err
+	}
 	metaLoc := viewMetadataLocation(built.Metadata, 0)
 	ctx := context.WithoutCancel(c.r.Context())
-	if err := writeJSONFile(ctx, nil, metaLoc, built.Metadata); err != nil {
+	if _, err := writeJSONFile(ctx, nil, metaLoc, built.Metadata); err != nil {
 		return fmt.Errorf("view %s: writing %s: %w", dotted(ident), metaLoc, err)
 	}
-	_, err = c.h.db.ExecContext(ctx, `INSERT INTO iceberg_tables
-		(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'VIEW', ?)`,
-		c.cat.Name(), namespaceKey(ns), req.Name, metaLoc)
+	err = c.h.inTx(ctx, func(tx *sql.Tx) error {
+		if err := claimPlace(ctx, tx, c.cat.Name(), ident, p, "view"); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO iceberg_tables
+			(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'VIEW', ?)`,
+			c.cat.Name(), namespaceKey(ns), req.Name, metaLoc)
+		return err
+	})
 	if err != nil {
 		removeFile(ctx, metaLoc)
 		if strings.Contains(err.Error(), "UNIQUE") {
@@ -138,30 +147,24 @@ func viewBuildError(err error) string {
 
 // currentView returns a view's metadata location and metadata.
 func (h *Handler) currentView(ctx context.Context, c *call, ident table.Identifier) (string, view.Metadata, error) {
-	var loc sql.NullString
-	err := h.db.QueryRowContext(ctx, `SELECT metadata_location FROM iceberg_tables
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND iceberg_type = 'VIEW'`,
-		c.cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1]).Scan(&loc)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && !loc.Valid {
-		return "", nil, errNoSuchView(ident)
+	loc, err := h.pointer(ctx, c.cat.Name(), ident, viewObject)
+	if err != nil || loc == "" {
+		return "", nil, cmp.Or(err, errNoSuchView(ident))
 	}
-	if err != nil {
-		return "", nil, fmt.Errorf("loading view %s: %w", dotted(ident), err)
-	}
-	fsys, err := icebergio.LoadFS(ctx, iceberg.Properties{"warehouse": c.warehouse}, loc.String)
+	fsys, err := icebergio.LoadFS(ctx, iceberg.Properties{"warehouse": c.warehouse}, loc)
 	if err != nil {
 		return "", nil, err
 	}
-	f, err := fsys.Open(loc.String)
+	f, err := fsys.Open(loc)
 	if err != nil {
-		return "", nil, fmt.Errorf("view %s: reading %s: %w", dotted(ident), loc.String, err)
+		return "", nil, fmt.Errorf("view %s: reading %s: %w", dotted(ident), loc, err)
 	}
 	defer f.Close()
 	meta, err := view.ParseMetadata(f)
 	if err != nil {
-		return "", nil, fmt.Errorf("view %s: reading %s: %w", dotted(ident), loc.String, err)
+		return "", nil, fmt.Errorf("view %s: reading %s: %w", dotted(ident), loc, err)
 	}
-	return loc.String, meta, nil
+	return loc, meta, nil
 }
 
 func (c *call) loadView(ident table.Identifier) error {
@@ -227,17 +230,32 @@ func (c *call) replaceView(ident table.Identifier) error {
 	if version == 0 {
 		return fmt.Errorf("view %s: unrecognized metadata file name %s", dotted(ident), prevLoc)
 	}
+	p, err := c.h.allowed.checkView(built.Metadata)
+	if err != nil {
+		return err
+	}
 	newLoc := viewMetadataLocation(built.Metadata, version)
-	if err := writeJSONFile(ctx, nil, newLoc, built.Metadata); err != nil {
+	if _, err := writeJSONFile(ctx, nil, newLoc, built.Metadata); err != nil {
 		return fmt.Errorf("view %s: writing %s: %w", dotted(ident), newLoc, err)
 	}
-	res, err := c.h.db.ExecContext(ctx, `UPDATE iceberg_tables
-		SET metadata_location = ?, previous_metadata_location = ?
-		WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ? AND iceberg_type = 'VIEW'`,
-		newLoc, prevLoc, c.cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1], prevLoc)
-	if n, _ := rowsAffected(res, err); err != nil || n != 1 {
+	err = c.h.inTx(ctx, func(tx *sql.Tx) error {
+		if built.Location() != prev.Location() {
+			if err := claimPlace(ctx, tx, c.cat.Name(), ident, p, "view"); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables
+			SET metadata_location = ?, previous_metadata_location = ?
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ? AND iceberg_type = 'VIEW'`,
+			newLoc, prevLoc, c.cat.Name(), namespaceKey(ident[:len(ident)-1]), ident[len(ident)-1], prevLoc)
+		if n, err := rowsAffected(res, err); err != nil || n != 1 {
+			return cmp.Or(err, commitFailed("Cannot commit %s: metadata location %s has changed", dotted(ident), prevLoc))
+		}
+		return nil
+	})
+	if err != nil {
 		removeFile(ctx, newLoc)
-		return cmp.Or(err, commitFailed("Cannot commit %s: metadata location %s has changed", dotted(ident), prevLoc))
+		return err
 	}
 	c.writeView(newLoc, built.Metadata)
 	return nil
@@ -252,18 +270,7 @@ func (c *call) dropView(ident table.Identifier) error {
 }
 
 func (c *call) renameView() error {
-	var req struct {
-		Source      restIdentifier `json:"source"`
-		Destination restIdentifier `json:"destination"`
-	}
-	if err := c.decode(&req); err != nil {
-		return err
-	}
-	from, err := req.Source.ident("source")
-	if err != nil {
-		return err
-	}
-	to, err := req.Destination.ident("destination")
+	from, to, err := c.decodeRename()
 	if err != nil {
 		return err
 	}

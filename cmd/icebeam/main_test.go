@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,26 +23,40 @@ import (
 // SIGINT and returns serve's error.
 func serve(t *testing.T, args ...string) (url, warehouse string, stop func() error) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		err := run(ctx, append([]string{"serve"}, args...), pw, io.Discard)
-		pw.CloseWithError(io.EOF)
-		done <- err
-	}()
-	lines := bufio.NewScanner(pr)
-	for lines.Scan() {
-		l := lines.Text()
+	lines, _, stop := serveOutput(t, args...)
+	for _, l := range lines {
 		if u, ok := strings.CutPrefix(l, "icebeam: serving the Iceberg REST catalog at "); ok {
 			url = u
 		}
 		if w, ok := strings.CutPrefix(l, "icebeam: warehouse "); ok {
 			warehouse = w
-			break
 		}
 	}
 	require.NotEmpty(t, url, "serve printed no URL")
+	return url, warehouse, stop
+}
+
+// serveOutput runs `icebeam serve args...` in-process and returns the lines
+// it printed up to its warehouse line (all of them if it stopped before),
+// what it wrote to stderr so far, and stop as serve returns it.
+func serveOutput(t *testing.T, args ...string) (lines []string, stderr func() string, stop func() error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	var errOut lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		err := run(ctx, append([]string{"serve"}, args...), pw, &errOut)
+		pw.CloseWithError(io.EOF)
+		done <- err
+	}()
+	scanner := bufio.NewScanner(pr)
+	for scanner.Scan() {
+		lines = append(lines, scanner.Text())
+		if strings.HasPrefix(scanner.Text(), "icebeam: warehouse ") {
+			break
+		}
+	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	var stopped bool
 	stop = func() error {
@@ -58,7 +73,25 @@ func serve(t *testing.T, args ...string) (url, warehouse string, stop func() err
 		}
 	}
 	t.Cleanup(func() { _ = stop() })
-	return url, warehouse, stop
+	return lines, errOut.String, stop
+}
+
+// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestServe(t *testing.T) {

@@ -34,10 +34,16 @@ func TestCompatibilityKit(t *testing.T) {
 			t.Skipf("the compatibility kit needs %s", tool)
 		}
 	}
-	url, _, _ := serve(t, "--addr", "127.0.0.1:0", "--local_dir", t.TempDir())
+	// Some kit tests place tables and views under file:/tmp (CatalogTests'
+	// BASE_TABLE_LOCATION) or in their own temporary directories (the kit's
+	// java.io.tmpdir is made one of the test's), which the server must be
+	// told to allow.
+	kitTmp := t.TempDir()
+	url, _, _ := serve(t, "--addr", "127.0.0.1:0", "--local_dir", t.TempDir(),
+		"--allow_location", "file:/tmp", "--allow_location", kitTmp)
 	reports := t.TempDir()
 	cmd := exec.Command(filepath.Join(launchtest.RepoRoot(t), "scripts", "rck.sh"), "run", url+"/")
-	cmd.Env = append(os.Environ(), "RCK_REPORTS="+reports)
+	cmd.Env = append(os.Environ(), "RCK_REPORTS="+reports, "RCK_JAVA_OPTS=-Djava.io.tmpdir="+kitTmp)
 	out, err := cmd.CombinedOutput()
 	m := regexp.MustCompile(`(?m)^rck: (\d+) passed, (\d+) failed, (\d+) skipped$`).FindSubmatch(out)
 	if err != nil || m == nil {

@@ -392,9 +392,9 @@ func TestReadWithOAuth2(t *testing.T) {
 // a service-account key, against the local catalog standing in for BigLake.
 func TestReadBigLakePreset(t *testing.T) {
 	tokens := authtest.NewTokenServer(time.Hour, 3600)
-	env := authtest.NewCatalog(t, tokens, localcatalog.Options{})
-	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", tokens.WriteServiceAccountKey(t, env.GoogleTokenURL()))
 	wh := "file://" + t.TempDir()
+	env := authtest.NewCatalog(t, tokens, localcatalog.Options{AllowLocations: []string{wh}})
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", tokens.WriteServiceAccountKey(t, env.GoogleTokenURL()))
 	ctx := context.Background()
 	cat, err := catalog.Open(ctx, catalog.Config{Preset: catalog.PresetBigLake, URI: env.URL, Project: "proj-1", Warehouse: wh})
 	require.NoError(t, err)
