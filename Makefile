@@ -7,15 +7,17 @@ PHASE := ./scripts/phase.sh
 
 # test runs every check CI runs: formatting, vet, all Go tests (real prism
 # pipelines, the embedded REST catalog, fake-gcs-server, loopback token
-# endpoints, and the Flink lane: both pipelines on Beam's portable Flink and
+# endpoints, the Flink lane: both pipelines on Beam's portable Flink and
 # Spark runners, whose job servers scripts/jobserver.sh assembles from Maven
-# Central into .cache/), then the interop suite against Spark and pyiceberg
-# when Java and Python are present. INTEROP=require and JOBSERVER=require
-# make a missing Java, Maven or Python an error, as in CI.
+# Central into .cache/, and Apache Iceberg's REST Compatibility Kit against
+# `icebeam serve`, which scripts/rck.sh assembles the same way), then the
+# interop suite against Spark and pyiceberg when Java and Python are present.
+# INTEROP=require and JOBSERVER=require make a missing Java, Maven or Python
+# an error, as in CI.
 test: lint gotest interop
 
 gotest:
-	@$(PHASE) "Go tests (prism pipelines, catalogs, the Flink and Spark lanes; the first run compiles for minutes)" \
+	@$(PHASE) "Go tests (prism pipelines, catalogs, the Iceberg compatibility kit, the Flink and Spark lanes; the first run compiles for minutes)" \
 	  env JOBSERVER=$(JOBSERVER) $(GO) test -count=1 -timeout 80m ./...
 
 interop:

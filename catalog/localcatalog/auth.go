@@ -34,6 +34,7 @@ const maxTokenRequest = 64 << 10
 
 const (
 	clientCredentialsGrant = "client_credentials"
+	tokenExchangeGrant     = "urn:ietf:params:oauth:grant-type:token-exchange"
 	accessTokenType        = "urn:ietf:params:oauth:token-type:access_token"
 )
 
@@ -199,6 +200,15 @@ func (a *authenticator) serveToken(w http.ResponseWriter, r *http.Request) {
 	case grant == "":
 		oauthError(w, http.StatusBadRequest, "invalid_request", "grant_type is missing")
 		return
+	case grant == tokenExchangeGrant:
+		// Iceberg's Java client refreshes a token by exchanging it (RFC
+		// 8693) before it expires: a live token buys a fresh one.
+		if form.Get("subject_token") == "" || a.check(form.Get("subject_token")) != "" {
+			oauthError(w, http.StatusBadRequest, "invalid_grant", "subject_token is not a live token of this server")
+			return
+		}
+		a.grant(w, form)
+		return
 	case grant != clientCredentialsGrant:
 		oauthError(w, http.StatusBadRequest, "unsupported_grant_type",
 			fmt.Sprintf("grant_type %q is not supported; use client_credentials", grant))
@@ -229,6 +239,11 @@ func (a *authenticator) serveToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	a.grant(w, form)
+}
+
+// grant issues a token and answers the token request with it.
+func (a *authenticator) grant(w http.ResponseWriter, form url.Values) {
 	tok, err := a.issue()
 	if err != nil {
 		slog.Error("localcatalog: issuing a token", "error", err)

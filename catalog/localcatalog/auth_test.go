@@ -224,6 +224,17 @@ func TestClientCredentials(t *testing.T) {
 	r = send(t, nil, "POST", srv.URL()+localcatalog.TokenPath, strings.NewReader(`{"grant_type":"client_credentials"}`), "Content-Type", "application/json")
 	requireOAuthError(t, r, 400, "invalid_request")
 
+	// A live token is exchanged for a fresh one (RFC 8693), as Iceberg's
+	// Java client refreshes; a made-up one is not.
+	const exchange, accessType = "urn:ietf:params:oauth:grant-type:token-exchange", "urn:ietf:params:oauth:token-type:access_token"
+	fresh := decodeToken(t, tokenForm(t, nil, srv.URL(), nil, "grant_type", exchange,
+		"subject_token", tr.AccessToken, "subject_token_type", accessType, "scope", "catalog"))
+	require.NotEqual(t, tr.AccessToken, fresh.AccessToken)
+	r = send(t, nil, "GET", ns, nil, bearer(fresh.AccessToken)...)
+	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
+	requireOAuthError(t, tokenForm(t, nil, srv.URL(), nil, "grant_type", exchange,
+		"subject_token", "at-made-up", "subject_token_type", accessType), 400, "invalid_grant")
+
 	// Tokens are not interchangeable with secrets or made-up values.
 	requireNotAuthorized(t, send(t, nil, "GET", ns, nil, bearer(secret)...))
 	requireNotAuthorized(t, send(t, nil, "GET", ns, nil, bearer(tr.AccessToken[:len(tr.AccessToken)-1])...))

@@ -407,6 +407,12 @@ func writeMetadata(ctx context.Context, meta table.Metadata, loc string) (int, e
 	return writeJSONFile(ctx, meta.Properties(), loc, meta)
 }
 
+// maxMetadata bounds a table's or view's metadata file: every commit
+// parses the table's metadata, which takes several times its size in
+// memory. 32 MiB is 50,000 to 120,000 snapshots, by the size of their
+// summaries: two weeks or more of commits every 20 seconds that expire none.
+const maxMetadata = 32 << 20
+
 // writeJSONFile writes v as JSON to a new file at loc, gzipped if props
 // (the table's) ask for it, and syncs it to disk before returning: the
 // catalog's pointer moves to it right after. It returns the JSON's size.
@@ -422,6 +428,14 @@ func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v 
 	codec := props.Get(table.MetadataCompressionKey, table.MetadataCompressionDefault)
 	if codec != table.MetadataCompressionCodecNone && codec != table.MetadataCompressionCodecGzip {
 		return 0, invalidArgument("Unsupported metadata compression codec: %s", codec)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, err
+	}
+	if len(b) > maxMetadata {
+		return 0, invalidArgument("Metadata would take %d MiB, more than this catalog's %d MiB: expire old snapshots "+
+			"(e.g. Spark's expire_snapshots) or remove properties first", len(b)>>20, maxMetadata>>20)
 	}
 	out, err := wfs.Create(loc)
 	if err != nil {
@@ -441,10 +455,6 @@ func writeJSONFile(ctx context.Context, props iceberg.Properties, loc string, v 
 		gz := gzip.NewWriter(out)
 		defer func() { err = errors.Join(err, gz.Close()) }()
 		w = gz
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return 0, err
 	}
 	_, err = w.Write(append(b, '\n'))
 	return len(b), err

@@ -63,6 +63,10 @@ func parsePlace(loc string) (place, error) {
 			return place{}, fmt.Errorf("location %q is neither an absolute path nor a URI", loc)
 		}
 		p = place{scheme: strings.ToLower(u.Scheme), host: u.Host, path: u.Path}
+		if !slices.Contains(icebergio.GetRegisteredSchemes(), p.scheme) {
+			return place{}, fmt.Errorf("location %q: no storage is registered for %s:// (have %v)",
+				loc, p.scheme, icebergio.GetRegisteredSchemes())
+		}
 		if p.scheme == "file" && p.host != "" && p.host != "localhost" {
 			return place{}, fmt.Errorf("location %q names host %q; file locations are on this machine", loc, u.Host)
 		}

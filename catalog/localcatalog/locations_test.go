@@ -71,7 +71,6 @@ func TestLocationsConfined(t *testing.T) {
 			`,"view-version":{"version-id":1,"schema-id":0,"timestamp-ms":1,"summary":{},"representations":[{"type":"sql","sql":"select 1","dialect":"spark"}],"default-namespace":["db"]}}`},
 		{"register", "POST", "/namespaces/db/register", `{"name":"r","metadata-location":"` + filepath.Join(outside, "planted.metadata.json") + `"}`},
 		{"warehouse", "GET", "/config?warehouse=file://" + outside, ""},
-		{"unknown scheme", "POST", "/namespaces/db/tables", `{"name":"h","location":"nosuch://bucket/x",` + schema + `}`},
 	}
 	for _, r := range refused {
 		status, body := do(t, r.method, base+r.path, r.body)
@@ -79,6 +78,9 @@ func TestLocationsConfined(t *testing.T) {
 			t.Errorf("%s: status %d, want 400 or 403: %s", r.name, status, body)
 		}
 	}
+	status, body = do(t, "POST", base+"/namespaces/db/tables", `{"name":"h","location":"nosuch://bucket/x",`+schema+`}`)
+	require.Equal(t, 400, status, "an unknown scheme is the client's mistake: %s", body)
+	require.Contains(t, string(body), "no storage is registered for nosuch://")
 	require.Equal(t, []string{filepath.Join(outside, "planted.metadata.json")}, filesUnder(t, outside), "files written outside")
 	_, err = os.Stat(filepath.Join(dir, localcatalog.DBFile))
 	require.NoError(t, err)

@@ -265,8 +265,9 @@ func TestUnusableMetadataRefused(t *testing.T) {
 	status, body = do(t, "POST", base+"/namespaces/db/tables", createBody)
 	require.Equal(t, 200, status, "%s", body)
 	for name, update := range map[string]string{
-		"negative field id": `{"action":"add-schema","schema":{"type":"struct","schema-id":1,"fields":[{"id":-5,"name":"x","type":"long","required":false}]}}`,
-		"bucket[-3]":        `{"action":"add-spec","spec":{"spec-id":1,"fields":[{"source-id":1,"field-id":1000,"name":"b","transform":"bucket[-3]"}]}}`,
+		"negative field id":   `{"action":"add-schema","schema":{"type":"struct","schema-id":1,"fields":[{"id":-5,"name":"x","type":"long","required":false}]}}`,
+		"bucket[-3]":          `{"action":"add-spec","spec":{"spec-id":1,"fields":[{"source-id":1,"field-id":1000,"name":"b","transform":"bucket[-3]"}]}}`,
+		"2 MiB of properties": `{"action":"set-properties","updates":{"a":"` + strings.Repeat("x", 1<<20) + `","b":"` + strings.Repeat("y", 1<<20) + `"}}`,
 		"invented manifest list": `{"action":"add-snapshot","snapshot":{"snapshot-id":7,"sequence-number":1,"timestamp-ms":1,
 			"manifest-list":"` + filepath.ToSlash(filepath.Join(t.TempDir(), "snap-7.avro")) + `","summary":{"operation":"append"},"schema-id":0}}`,
 	} {

@@ -10,6 +10,10 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
+// maxProperties bounds a table's properties (keys and values): tables have
+// a few kilobytes of them.
+const maxProperties = 1 << 20
+
 var widthTransform = regexp.MustCompile(`^(bucket|truncate)\[(.*)\]$`)
 
 // checkMetadata refuses new table metadata that iceberg-go's builder lets
@@ -28,6 +32,13 @@ func (h *Handler) checkMetadata(ctx context.Context, meta, prev table.Metadata) 
 				return invalidArgument("Invalid field id %d for field %q in schema %d: ids are positive", id, f.Name, sc.ID)
 			}
 		}
+	}
+	n := 0
+	for k, v := range meta.Properties() {
+		n += len(k) + len(v)
+	}
+	if n > maxProperties {
+		return invalidArgument("Table properties would take %d KiB, more than this catalog's %d KiB", n>>10, maxProperties>>10)
 	}
 	for _, spec := range meta.PartitionSpecs() {
 		for _, f := range spec.Fields() {

@@ -25,8 +25,9 @@ import (
 )
 
 // Required reports whether a machine without Java or Maven fails the
-// runner tests instead of skipping them: JOBSERVER=require, as `make test`
-// sets it in CI.
+// runner tests (and the other tests that assemble Java from Maven Central,
+// such as the Iceberg compatibility kit's) instead of skipping them:
+// JOBSERVER=require, as `make test` sets it in CI.
 func Required() bool { return os.Getenv("JOBSERVER") == "require" }
 
 // Server is a running job server.
