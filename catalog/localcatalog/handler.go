@@ -163,6 +163,10 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
 		if n, err := normalizeWarehouse(warehouse); err != nil || n != warehouse {
 			return fmt.Errorf("%w: prefix %q", errNotFound, segs[0])
 		}
+		// A prefix made up without /v1/config is held to the same rule.
+		if _, err := h.allowed.check("warehouse", warehouse); err != nil {
+			return err
+		}
 		segs = segs[1:]
 	}
 	cat, err := h.catalogFor(warehouse)

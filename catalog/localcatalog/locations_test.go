@@ -2,6 +2,7 @@ package localcatalog_test
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"net/http/httptest"
@@ -81,6 +82,10 @@ func TestLocationsConfined(t *testing.T) {
 	status, body = do(t, "POST", base+"/namespaces/db/tables", `{"name":"h","location":"nosuch://bucket/x",`+schema+`}`)
 	require.Equal(t, 400, status, "an unknown scheme is the client's mistake: %s", body)
 	require.Contains(t, string(body), "no storage is registered for nosuch://")
+	// A warehouse prefix made up without asking /v1/config.
+	prefix := "wh-" + base64.RawURLEncoding.EncodeToString([]byte("file://"+outside))
+	status, body = do(t, "POST", ts.URL+"/v1/"+prefix+"/namespaces", `{"namespace":["db"]}`)
+	require.Equal(t, 403, status, "%s", body)
 	require.Equal(t, []string{filepath.Join(outside, "planted.metadata.json")}, filesUnder(t, outside), "files written outside")
 	_, err = os.Stat(filepath.Join(dir, localcatalog.DBFile))
 	require.NoError(t, err)
