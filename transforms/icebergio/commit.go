@@ -668,7 +668,7 @@ func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) erro
 func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
 	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
 	if err != nil {
-		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", tbl.Identifier(), err)
+		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", strings.Join(tbl.Identifier(), "."), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
 	st, err := newStitcher(ctx, tbl, layout, s.enc, s.targetFileSize(tbl), tag)
@@ -700,10 +700,15 @@ func (s *sink) targetFileSize(tbl *table.Table) int64 {
 	return s.cfg.TargetFileSize
 }
 
-// rewriteFiles decodes chunks and writes their rows with iceberg-go.
+// rewriteFiles decodes chunks and writes their rows with iceberg-go, with
+// the table's Parquet settings.
 func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
+	w, batches, err := withRowGroupBytes(tbl, s.enc.decode(ctx, chunks))
+	if err != nil {
+		return nil, err
+	}
 	var files []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, s.enc.decode(ctx, chunks), table.WithTargetFileSize(s.targetFileSize(tbl))) {
+	for f, err := range table.WriteRecords(ctx, w, s.rows.arrow, batches, table.WithTargetFileSize(s.targetFileSize(tbl))) {
 		if err != nil {
 			return nil, err
 		}

@@ -41,6 +41,9 @@ func stitchLayoutFor(enc, tbl *table.Table) (*stitchLayout, error) {
 	if v := tbl.Metadata().Version(); v > 2 {
 		return nil, fmt.Errorf("format version %d", v)
 	}
+	if d := parquetDiff(enc.Properties(), tbl.Properties()); d != "" {
+		return nil, fmt.Errorf("%s", d)
+	}
 	es, ts := enc.Spec(), tbl.Spec()
 	if es.NumFields() != ts.NumFields() {
 		return nil, fmt.Errorf("partition spec %s, rows are partitioned as %s", ts, es)

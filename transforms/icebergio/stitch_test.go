@@ -303,3 +303,55 @@ func TestCorruptChunk(t *testing.T) {
 	tbl := loadTable(t, s.cat, "st.corrupt")
 	require.Nil(t, tbl.CurrentSnapshot())
 }
+
+// A table's own Parquet settings, set by whoever created it, shape the data
+// files: its codec, and row groups of its byte size (which iceberg-go's
+// writer would ignore). Settings equal to the defaults, as Spark writes its
+// codec out, still let chunks be stitched as they are.
+func TestTableParquetSettingsWin(t *testing.T) {
+	ctx := context.Background()
+	cat := launch(t)
+	const rowGroupBytes = 256 << 10
+	name := "st.settings"
+	props := map[string]string{
+		table.ParquetCompressionKey:       "gzip",
+		table.ParquetRowGroupSizeBytesKey: strconv.Itoa(rowGroupBytes),
+	}
+	// Another writer creates the table with the properties.
+	_, _, err := newTestSink[benchRow](t, Config{Catalog: cat, Table: name, Properties: props}).loadOrCreate(ctx, name)
+	require.NoError(t, err)
+	s := newTestSink[benchRow](t, Config{Catalog: cat, Table: name})
+	rows := unbox(benchRows(200_000))
+	_, err = s.commit(ctx, name, chunksOf(t, s, rows, 50_000), nil)
+	require.NoError(t, err)
+	tbl := loadTable(t, s.cat, name)
+	got := readRows[benchRow](t, tbl)
+	sortRows(got)
+	require.Equal(t, rows, got)
+
+	tasks, err := tbl.Scan().PlanFiles(ctx)
+	require.NoError(t, err)
+	var groups int
+	for _, task := range tasks {
+		f, err := os.Open(strings.TrimPrefix(task.File.FilePath(), "file://"))
+		require.NoError(t, err)
+		r, err := file.NewParquetReader(f)
+		require.NoError(t, err)
+		for i := range r.NumRowGroups() {
+			rg := r.MetaData().RowGroup(i)
+			groups++
+			require.LessOrEqual(t, rg.TotalByteSize(), int64(rowGroupBytes)*5/4, "row group %d of %s", i, task.File.FilePath())
+			for c := range rg.NumColumns() {
+				cc, err := rg.ColumnChunk(c)
+				require.NoError(t, err)
+				require.Equal(t, "GZIP", cc.Compression().String(), "column %d of %s", c, task.File.FilePath())
+			}
+		}
+		r.Close()
+	}
+	require.Greater(t, groups, 4, "200,000 rows in row groups of 256 KiB")
+
+	require.Empty(t, parquetDiff(s.enc.tbl.Properties(), iceberg.Properties{table.ParquetCompressionKey: "ZSTD"}),
+		"a codec written out as the default is no difference")
+	require.NotEmpty(t, parquetDiff(s.enc.tbl.Properties(), iceberg.Properties{"write.metadata.metrics.column.x": "none"}))
+}
