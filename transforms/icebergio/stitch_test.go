@@ -355,3 +355,25 @@ func TestTableParquetSettingsWin(t *testing.T) {
 		"a codec written out as the default is no difference")
 	require.NotEmpty(t, parquetDiff(s.enc.tbl.Properties(), iceberg.Properties{"write.metadata.metrics.column.x": "none"}))
 }
+
+// A table's write.metadata.metrics.default of none leaves its data files
+// without column statistics, as Iceberg's writers do.
+func TestTableMetricsModeWins(t *testing.T) {
+	ctx := context.Background()
+	cat := launch(t)
+	name := "st.metrics"
+	_, _, err := newTestSink[benchRow](t, Config{Catalog: cat, Table: name,
+		Properties: map[string]string{table.DefaultWriteMetricsModeKey: "none"}}).loadOrCreate(ctx, name)
+	require.NoError(t, err)
+	s := newTestSink[benchRow](t, Config{Catalog: cat, Table: name})
+	_, err = s.commit(ctx, name, chunksOf(t, s, unbox(benchRows(1000)), 500), nil)
+	require.NoError(t, err)
+	tasks, err := loadTable(t, s.cat, name).Scan().PlanFiles(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, tasks)
+	for _, task := range tasks {
+		require.Empty(t, task.File.LowerBoundValues(), task.File.FilePath())
+		require.Empty(t, task.File.UpperBoundValues(), task.File.FilePath())
+		require.Empty(t, task.File.ValueCounts(), task.File.FilePath())
+	}
+}
