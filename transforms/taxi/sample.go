@@ -40,13 +40,16 @@ type SampleOptions struct {
 	// NULL with this probability, to exercise NULL handling beyond the NULLs
 	// real files have.
 	NullRate float64
+	// Month is the month the trips are in (its first instant, UTC); zero
+	// means January 2024. A year of files is twelve months.
+	Month time.Time
 }
 
 // sampleMonth is the month the sample's trips are in.
 var sampleMonth = time.Date(2024, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 // WriteSample writes n synthetic yellow-taxi trips to w as Parquet in the
-// given layout, deterministically for seed. Trips are in January 2024 and
+// given layout, deterministically for seed. Trips are in opts.Month and
 // include what real files have: rows with payment_type 0 and NULL
 // passenger_count, RatecodeID, store_and_fwd_flag, congestion_surcharge and
 // Airport_fee; a few pickups in 2002, 2009 and outside the month; zero
@@ -189,7 +192,11 @@ var oddPickups = []time.Time{
 func (g *generator) fill(b *array.RecordBuilder, m int) {
 	r := g.r
 	old := g.opts.Layout == LayoutOld
-	monthSecs := int64(sampleMonth.AddDate(0, 1, 0).Sub(sampleMonth) / time.Second)
+	month := sampleMonth
+	if !g.opts.Month.IsZero() {
+		month = g.opts.Month
+	}
+	monthSecs := int64(month.AddDate(0, 1, 0).Sub(month) / time.Second)
 	null := func() bool { return g.opts.NullRate > 0 && r.Float64() < g.opts.NullRate }
 
 	vendor := b.Field(0)
@@ -230,7 +237,7 @@ func (g *generator) fill(b *array.RecordBuilder, m int) {
 		if r.IntN(2000) == 0 {
 			pu = oddPickups[r.IntN(len(oddPickups))]
 		} else {
-			pu = sampleMonth.Add(time.Duration(r.Int64N(monthSecs)) * time.Second)
+			pu = month.Add(time.Duration(r.Int64N(monthSecs)) * time.Second)
 		}
 		do := pu.Add(time.Duration(r.IntN(3600)) * time.Second)
 		for _, x := range []struct {
