@@ -104,7 +104,7 @@ func BenchmarkFold(b *testing.B) {
 	var bt batch
 	b.ResetTimer()
 	for range b.N {
-		groups := map[groupKey]*rowGroupAcc{}
+		groups := newGroupIndex()
 		var start int64
 		for _, rec := range recs {
 			if err := bt.load(rec, tf.names, start); err != nil {
@@ -113,7 +113,7 @@ func BenchmarkFold(b *testing.B) {
 			bt.fold(groups)
 			start += rec.NumRows()
 		}
-		if len(groups) == 0 {
+		if len(groups.m) == 0 {
 			b.Fatal("no groups")
 		}
 	}
