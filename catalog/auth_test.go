@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log"
@@ -27,28 +26,12 @@ import (
 
 	"github.com/icebeam/icebeam/catalog/authtest"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/syncbuf"
 )
 
 // logs collects everything the package and its dependencies log during the
 // tests, so tests can check that no secret was logged.
-var logs syncBuffer
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+var logs syncbuf.Buffer
 
 func TestMain(m *testing.M) {
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))

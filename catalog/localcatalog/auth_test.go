@@ -26,6 +26,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/syncbuf"
 )
 
 // authServer serves a fresh catalog on loopback with opts (Dir is set here).
@@ -298,7 +299,7 @@ func TestAuthOptionErrors(t *testing.T) {
 // TestAuthLogsNoSecrets: the request log names requests, never tokens or
 // client secrets, also for the token endpoint and refused requests.
 func TestAuthLogsNoSecrets(t *testing.T) {
-	var buf syncBuffer
+	var buf syncbuf.Buffer
 	prev := slog.Default()
 	slog.SetDefault(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	t.Cleanup(func() { slog.SetDefault(prev) })

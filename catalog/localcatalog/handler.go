@@ -751,10 +751,10 @@ func (c *call) registerTable(ns table.Identifier) error {
 	if err := c.decode(&req); err != nil {
 		return err
 	}
-	switch {
-	case checkName("table name", req.Name) != nil:
-		return checkName("table name", req.Name)
-	case req.MetadataLocation == "":
+	if err := checkName("table name", req.Name); err != nil {
+		return err
+	}
+	if req.MetadataLocation == "" {
 		return invalidArgument("Cannot register an empty metadata file location as a table")
 	}
 	ident := append(slices.Clone(ns), req.Name)
@@ -772,8 +772,10 @@ func (c *call) registerTable(ns table.Identifier) error {
 	case err != nil && !errors.Is(err, catalog.ErrNoSuchTable):
 		return err
 	}
-	if err := c.requireFree(ident, false); err != nil && prevLoc == "" {
-		return err
+	if prevLoc == "" { // a view of that name is in the way
+		if err := c.requireFree(ident, false); err != nil {
+			return err
+		}
 	}
 	// Read nothing outside the allowed places either.
 	if _, err := c.h.allowed.check("metadata location", req.MetadataLocation); err != nil {

@@ -69,9 +69,10 @@ func (c *call) createView(ns table.Identifier) error {
 	if err := c.decode(&req); err != nil {
 		return err
 	}
+	if err := checkName("view name", req.Name); err != nil {
+		return err
+	}
 	switch {
-	case checkName("view name", req.Name) != nil:
-		return checkName("view name", req.Name)
 	case req.Schema == nil:
 		return invalidArgument("Invalid schema: null")
 	case req.ViewVersion == nil:

@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +15,8 @@ import (
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/internal/syncbuf"
 )
 
 // serve runs `icebeam serve args...` in-process and returns the URL and
@@ -25,15 +26,11 @@ func serve(t *testing.T, args ...string) (url, warehouse string, stop func() err
 	t.Helper()
 	lines, _, stop := serveOutput(t, args...)
 	for _, l := range lines {
-		if u, ok := strings.CutPrefix(l, "icebeam: serving the Iceberg REST catalog at "); ok {
-			url = u
-		}
 		if w, ok := strings.CutPrefix(l, "icebeam: warehouse "); ok {
 			warehouse = w
 		}
 	}
-	require.NotEmpty(t, url, "serve printed no URL")
-	return url, warehouse, stop
+	return servedURL(t, lines), warehouse, stop
 }
 
 // serveOutput runs `icebeam serve args...` in-process and returns the lines
@@ -43,7 +40,7 @@ func serveOutput(t *testing.T, args ...string) (lines []string, stderr func() st
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	var errOut lockedBuffer
+	var errOut syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
 		err := run(ctx, append([]string{"serve"}, args...), pw, &errOut)
@@ -74,24 +71,6 @@ func serveOutput(t *testing.T, args ...string) (lines []string, stderr func() st
 	}
 	t.Cleanup(func() { _ = stop() })
 	return lines, errOut.String, stop
-}
-
-// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 func TestServe(t *testing.T) {

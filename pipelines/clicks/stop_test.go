@@ -1,19 +1,18 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/internal/syncbuf"
 )
 
 var summaryLine = regexp.MustCompile(`Committed (\d+) rows in 1 snapshots to 1 table\(s\)`)
@@ -31,7 +30,7 @@ func TestInterruptCommitsTheOpenWindow(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pipelineBin.Path(t), "--catalog_uri="+cfg.URI, "--seq_column", "--interval=10ms")
 	cmd.Dir = t.TempDir()
-	out := &syncBuffer{}
+	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -65,22 +64,4 @@ func TestInterruptCommitsTheOpenWindow(t *testing.T) {
 	if n < 100 {
 		t.Errorf("%d rows committed; the stream ran for seconds at one row per 10 ms", n)
 	}
-}
-
-// syncBuffer collects a process's output from both of its pipes.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
