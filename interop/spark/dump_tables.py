@@ -43,7 +43,7 @@ def main():
     with open(path + ".part", "w") as out:
       out.write(json.dumps({"schema": schema}) + "\n")
       for row in df.collect():
-        out.write(json.dumps({k: plain(v) for k, v in row.asDict().items()}) + "\n")
+        out.write(json.dumps({k: plain(v) for k, v in row.asDict(recursive=True).items()}) + "\n")
     os.replace(path + ".part", path)
     print(f"dumped {name} to {path}")
   spark.stop()

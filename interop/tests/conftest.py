@@ -118,7 +118,7 @@ def replaced(catalog):
 
 
 @pytest.fixture(scope="session")
-def spark_dump(spark_table, go_table, replaced, clicks_tables):
+def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table):
   """Dumps every table the checks write, and the clicks tables' snapshots
   metadata tables, in one Spark session (Spark's start-up is the slow part).
 
@@ -127,6 +127,7 @@ def spark_dump(spark_table, go_table, replaced, clicks_tables):
   names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
   for name in clicks_tables:
     names += [name, name + ".snapshots"]
+  names.append(evolved_table)
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
@@ -223,3 +224,25 @@ def go_read(identifier):
   if proc.returncode != 0:
     pytest.fail(f"goscan {identifier} failed: {proc.stderr[-2000:]}", pytrace=False)
   return tables.from_jsonl(f"iceberg-go {identifier}", path)
+
+
+# The two runs of internal/cmd/evolvestream (see test_evolution.py).
+EVOLVE_TABLE = "evolve.clicks"
+EVOLVE_INTERVAL_MS = 5
+EVOLVE_V1_SECONDS = 6
+EVOLVE_V2_SECONDS = 6
+EVOLVE_N1 = EVOLVE_V1_SECONDS * 1000 // EVOLVE_INTERVAL_MS
+EVOLVE_N2 = EVOLVE_V2_SECONDS * 1000 // EVOLVE_INTERVAL_MS
+
+
+def evolvestream(version, offset, seconds, table=EVOLVE_TABLE):
+  return [f"{BIN}/evolvestream", f"--catalog_uri={URI}", f"--iceberg_table={table}", f"--row_version={version}",
+          f"--seq_offset={offset}", f"--duration={seconds}s", f"--interval={EVOLVE_INTERVAL_MS}ms",
+          "--triggering_frequency_seconds=2"]
+
+
+@pytest.fixture(scope="session")
+def evolved_table():
+  run("evolvestream-v1", evolvestream(1, 0, EVOLVE_V1_SECONDS), 300)
+  run("evolvestream-v2", evolvestream(2, EVOLVE_N1, EVOLVE_V2_SECONDS), 300)
+  return EVOLVE_TABLE

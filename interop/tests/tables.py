@@ -56,6 +56,14 @@ def from_pyiceberg(catalog, identifier, snapshot_id=None):
   return _index(f"pyiceberg {identifier}", schema, scan.to_arrow().to_pylist())
 
 
+def read_jsonl(path):
+  """Returns (schema, rows) of a dump_tables.py file."""
+  with open(path) as f:
+    lines = [json.loads(line) for line in f if line.strip()]
+  assert lines and "schema" in lines[0], f"{path} has no schema line"
+  return lines[0]["schema"], lines[1:]
+
+
 def from_jsonl(source, path):
   """Reads the schema-line-then-rows format of dump_tables.py and goscan."""
   with open(path) as f:

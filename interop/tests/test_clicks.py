@@ -18,6 +18,7 @@ import pytest
 
 from conftest import (BIN, CLICKS_BUCKETED, CLICKS_PLAIN, CLICKS_USERS, URI, icebeam_json,
                       templated_table)
+from tables import read_jsonl
 
 
 def expected_rows(n):
@@ -34,13 +35,6 @@ def multiset_diff(want, got, limit=10):
   lines = [f"missing {k} x{v}" for k, v in sorted(missing.items())[:limit]]
   lines += [f"unexpected {k} x{v}" for k, v in sorted(extra.items())[:limit]]
   return lines
-
-
-def read_jsonl(path):
-  with open(path) as f:
-    lines = [json.loads(line) for line in f if line.strip()]
-  assert lines and "schema" in lines[0], f"{path} has no schema line"
-  return lines[0]["schema"], lines[1:]
 
 
 def pyiceberg_rows(catalog, name):

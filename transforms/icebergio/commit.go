@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
@@ -79,13 +80,14 @@ type CommitResult struct {
 }
 
 var (
-	rowsCounter      = beam.NewCounter("icebergio", "rows")
-	filesCounter     = beam.NewCounter("icebergio", "files")
-	bytesCounter     = beam.NewCounter("icebergio", "bytes")
-	commitsCounter   = beam.NewCounter("icebergio", "commits")
-	conflictsCounter = beam.NewCounter("icebergio", "commit_conflict_retries")
-	skippedCounter   = beam.NewCounter("icebergio", "skipped_duplicate_commits")
-	latencyDist      = beam.NewDistribution("icebergio", "commit_latency_ms")
+	rowsCounter          = beam.NewCounter("icebergio", "rows")
+	filesCounter         = beam.NewCounter("icebergio", "files")
+	bytesCounter         = beam.NewCounter("icebergio", "bytes")
+	commitsCounter       = beam.NewCounter("icebergio", "commits")
+	conflictsCounter     = beam.NewCounter("icebergio", "commit_conflict_retries")
+	skippedCounter       = beam.NewCounter("icebergio", "skipped_duplicate_commits")
+	schemaUpdatesCounter = beam.NewCounter("icebergio", "schema_updates")
+	latencyDist          = beam.NewDistribution("icebergio", "commit_latency_ms")
 )
 
 // retryFor is how long one pane's commit retries failures that may pass
@@ -276,6 +278,11 @@ func (s *sink) write(ctx context.Context, deadline time.Time, dest string, chunk
 	})
 	if err != nil {
 		return nil, err
+	}
+	if s.cfg.Mode == Append && !created {
+		if tbl, err = s.fitSchema(ctx, deadline, dest, tbl); err != nil {
+			return nil, err
+		}
 	}
 	if s.cfg.Mode == CreateOrReplace && !created {
 		tx := tbl.NewTransaction()
@@ -701,20 +708,55 @@ func (s *sink) targetFileSize(tbl *table.Table) int64 {
 }
 
 // rewriteFiles decodes chunks and writes their rows with iceberg-go, with
-// the table's Parquet settings.
+// the table's Parquet settings, as the table's columns: values widened to
+// the table's types, nulls for the columns the rows lack.
 func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
-	w, batches, err := withRowGroupBytes(tbl, s.enc.decode(ctx, chunks))
+	asTable, arrowSchema, err := s.tableColumns(ctx, tbl, s.enc.decode(ctx, chunks))
+	if err != nil {
+		return nil, err
+	}
+	w, batches, err := withRowGroupBytes(tbl, asTable)
 	if err != nil {
 		return nil, err
 	}
 	var files []iceberg.DataFile
-	for f, err := range table.WriteRecords(ctx, w, s.rows.arrow, batches, table.WithTargetFileSize(s.targetFileSize(tbl))) {
+	for f, err := range table.WriteRecords(ctx, w, arrowSchema, batches, table.WithTargetFileSize(s.targetFileSize(tbl))) {
 		if err != nil {
 			return nil, err
 		}
 		files = append(files, f)
 	}
 	return files, nil
+}
+
+// tableColumns converts batches of rows into batches of tbl's schema.
+func (s *sink) tableColumns(ctx context.Context, tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) (iter.Seq2[arrow.RecordBatch, error], *arrow.Schema, error) {
+	want := tbl.Schema()
+	rows, err := withTableIDs(s.rows.iceberg, want)
+	if err != nil {
+		return nil, nil, err
+	}
+	arrowSchema, err := table.SchemaToArrowSchema(want, nil, false, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts := table.SchemaOptions{FormatVersion: tbl.Metadata().Version(), TableProperties: tbl.Properties()}
+	return func(yield func(arrow.RecordBatch, error) bool) {
+		for rec, err := range batches {
+			if err != nil {
+				yield(nil, err)
+				return
+			}
+			out, err := table.ToRequestedSchema(ctx, want, rows, rec, opts)
+			rec.Release()
+			if err != nil {
+				err = fmt.Errorf("converting rows to the table's columns: %w", err)
+			}
+			if !yield(out, err) || err != nil {
+				return
+			}
+		}
+	}, arrowSchema, nil
 }
 
 // expire drops old snapshots when the config asks for it. It runs after the

@@ -88,6 +88,11 @@ type Config struct {
 	// has written its part.
 	// Default 1: one worker writes and commits each pane.
 	Shards int
+	// SchemaEvolution says which existing tables an appending sink may
+	// change to fit the rows (see SchemaEvolution); default
+	// EvolveCreatedTables. CreateOrReplace always makes the row schema the
+	// table's.
+	SchemaEvolution SchemaEvolution
 }
 
 // Expiry bounds the snapshots a long stream keeps. Snapshots are expired
@@ -153,6 +158,11 @@ func (c Config) check(rows *rowSchema) error {
 	if c.Shards < 0 || c.Shards > maxShards {
 		return fmt.Errorf("icebergio: table %s: %d shards (want 0 to %d)", c.Table, c.Shards, maxShards)
 	}
+	switch c.SchemaEvolution {
+	case EvolveCreatedTables, EvolveAlways, EvolveNever:
+	default:
+		return fmt.Errorf("icebergio: table %s: schema evolution %q (want %q, %q or empty)", c.Table, c.SchemaEvolution, EvolveAlways, EvolveNever)
+	}
 	if c.Expire.RetainLast < 0 || c.Expire.OlderThan < 0 {
 		return fmt.Errorf("icebergio: table %s: negative snapshot expiry settings", c.Table)
 	}
@@ -165,7 +175,7 @@ func (c Config) check(rows *rowSchema) error {
 
 // tableProperties are the properties of tables the sink creates.
 func (c Config) tableProperties() iceberg.Properties {
-	props := iceberg.Properties{table.ManifestMergeEnabledKey: "true"}
+	props := iceberg.Properties{table.ManifestMergeEnabledKey: "true", CreatedByKey: "icebeam icebergio"}
 	for k, v := range c.Properties {
 		props[k] = v
 	}

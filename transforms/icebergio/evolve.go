@@ -1,0 +1,324 @@
+package icebergio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/iceberg-go"
+	"github.com/apache/iceberg-go/table"
+)
+
+// SchemaEvolution says which existing tables an appending sink may change so
+// that its rows fit: new struct fields become optional columns, columns are
+// widened (int to long, float to double, decimal precision up) and required
+// columns the rows may leave null become optional. Nothing is ever dropped,
+// renamed or narrowed; rows that need that fail before any file is written.
+type SchemaEvolution string
+
+const (
+	// EvolveCreatedTables (the default) evolves tables the sink created,
+	// which carry the table property CreatedByKey, and leaves other
+	// engines' tables as their owners made them.
+	EvolveCreatedTables SchemaEvolution = ""
+	// EvolveAlways evolves any table the sink writes to.
+	EvolveAlways SchemaEvolution = "always"
+	// EvolveNever never changes a table's schema: rows must fit it as it is.
+	EvolveNever SchemaEvolution = "never"
+)
+
+// CreatedByKey is the table property the sink sets on tables it creates.
+// Set it on another table to let EvolveCreatedTables evolve it too.
+const CreatedByKey = "icebeam.created-by"
+
+// schemaChange is one change to a table's schema that its rows need.
+type schemaChange struct {
+	path     []string
+	add      iceberg.Type // add an optional column of this type
+	widen    iceberg.Type // promote the column to this type
+	optional bool         // make the required column optional
+}
+
+func (c schemaChange) String() string {
+	name := strings.Join(c.path, ".")
+	switch {
+	case c.add != nil:
+		return fmt.Sprintf("add optional column %s %s", name, c.add)
+	case c.widen != nil:
+		return fmt.Sprintf("widen column %s to %s", name, c.widen)
+	default:
+		return fmt.Sprintf("make column %s optional", name)
+	}
+}
+
+// schemaChanges compares the rows' schema with the table's current one,
+// field by field by name at every level (ids come from the table), and
+// returns what the table must change to take the rows. A row column the
+// table holds in a wider type fits as it is (its values are widened when
+// written); a table column the rows lack is written as null. It fails when
+// no evolution can make the rows fit: a required column the rows lack, a
+// type that is neither equal nor a widening either way, or a row field
+// named as a column was named before the table renamed it.
+func schemaChanges(meta table.Metadata, rows *iceberg.Schema) ([]schemaChange, error) {
+	fit := schemaFit{meta: meta}
+	if err := fit.fields(nil, rows.Fields(), meta.CurrentSchema().Fields()); err != nil {
+		return nil, err
+	}
+	return fit.changes, nil
+}
+
+type schemaFit struct {
+	meta    table.Metadata
+	changes []schemaChange
+}
+
+func (f *schemaFit) fields(path []string, rows, tbl []iceberg.NestedField) error {
+	for _, rf := range rows {
+		p := append(slices.Clone(path), rf.Name)
+		i := slices.IndexFunc(tbl, func(tf iceberg.NestedField) bool { return tf.Name == rf.Name })
+		if i < 0 {
+			if err := f.renamed(p); err != nil {
+				return err
+			}
+			f.changes = append(f.changes, schemaChange{path: p, add: rf.Type})
+			continue
+		}
+		tf := tbl[i]
+		if tf.Required && !rf.Required {
+			f.changes = append(f.changes, schemaChange{path: p, optional: true})
+		}
+		if err := f.types(p, rf.Type, tf.Type); err != nil {
+			return err
+		}
+	}
+	for _, tf := range tbl {
+		if tf.Required && !slices.ContainsFunc(rows, func(rf iceberg.NestedField) bool { return rf.Name == tf.Name }) {
+			return fmt.Errorf("required column %s (%s) is not in the row type",
+				strings.Join(append(slices.Clone(path), tf.Name), "."), tf.Type)
+		}
+	}
+	return nil
+}
+
+func (f *schemaFit) types(path []string, rows, tbl iceberg.Type) error {
+	switch r := rows.(type) {
+	case *iceberg.StructType:
+		if t, ok := tbl.(*iceberg.StructType); ok {
+			return f.fields(path, r.FieldList, t.FieldList)
+		}
+	case *iceberg.ListType:
+		if t, ok := tbl.(*iceberg.ListType); ok {
+			p := append(slices.Clone(path), "element")
+			if t.ElementRequired && !r.ElementRequired {
+				f.changes = append(f.changes, schemaChange{path: p, optional: true})
+			}
+			return f.types(p, r.Element, t.Element)
+		}
+	case *iceberg.MapType:
+		// Row structs have no maps; a map column is matched as a whole.
+		if rows.Equals(tbl) {
+			return nil
+		}
+	default:
+		switch {
+		case rows.Equals(tbl), widens(rows, tbl):
+			return nil
+		case widens(tbl, rows):
+			f.changes = append(f.changes, schemaChange{path: path, widen: rows})
+			return nil
+		}
+	}
+	return fmt.Errorf("column %s is %s in the row type and %s in the table: neither widens to the other",
+		strings.Join(path, "."), rows, tbl)
+}
+
+// renamed fails when path names a field that an earlier schema of the table
+// had and that is still there under another name: matching by name would
+// otherwise add a second column and split the field's values in two.
+func (f *schemaFit) renamed(path []string) error {
+	name := strings.Join(path, ".")
+	current := f.meta.CurrentSchema()
+	for _, old := range f.meta.Schemas() {
+		field, ok := old.FindFieldByName(name)
+		if !ok {
+			continue
+		}
+		if now, ok := current.FindColumnName(field.ID); ok && now != name {
+			return fmt.Errorf("column %s of the row type was renamed to %s in the table (schema %d); rename the struct field to match",
+				name, now, current.ID)
+		}
+	}
+	return nil
+}
+
+// widens reports whether Iceberg allows promoting a column of type from to
+// type to.
+func widens(from, to iceberg.Type) bool {
+	switch from := from.(type) {
+	case iceberg.Int32Type:
+		return to.Equals(iceberg.PrimitiveTypes.Int64)
+	case iceberg.Float32Type:
+		return to.Equals(iceberg.PrimitiveTypes.Float64)
+	case iceberg.DecimalType:
+		d, ok := to.(iceberg.DecimalType)
+		return ok && d.Scale() == from.Scale() && d.Precision() > from.Precision()
+	}
+	return false
+}
+
+// mayEvolve says whether the config lets the sink change tbl's schema.
+func (s *sink) mayEvolve(tbl *table.Table) bool {
+	switch s.cfg.SchemaEvolution {
+	case EvolveAlways:
+		return true
+	case EvolveNever:
+		return false
+	}
+	return tbl.Properties()[CreatedByKey] != ""
+}
+
+// fitSchema makes tbl's schema take the rows, committing one schema update
+// before any data file is written, and returns the table as the files must
+// be written for. Two writers that race to make the same change both
+// succeed: the loser's update is refused (it asserts the schema it
+// started from), and on the reloaded table there is nothing left to do.
+func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, tbl *table.Table) (*table.Table, error) {
+	for backoff := firstBackoff; ; backoff = min(2*backoff, maxBackoff) {
+		changes, err := schemaChanges(tbl.Metadata(), s.rows.iceberg)
+		if err != nil {
+			return nil, fmt.Errorf("icebergio: table %s: the rows (%s) do not fit: %w", dest, s.rows.goType, err)
+		}
+		if len(changes) == 0 {
+			return tbl, nil
+		}
+		if !s.mayEvolve(tbl) {
+			return nil, fmt.Errorf("icebergio: table %s: the rows (%s) need schema changes (%s), but %s",
+				dest, s.rows.goType, joinChanges(changes), s.evolutionRule())
+		}
+		evolved, err := s.evolve(ctx, tbl, changes)
+		if err == nil {
+			schemaUpdatesCounter.Inc(ctx, 1)
+			log.Infof(ctx, "icebergio: table %s: schema %d: %s", dest, evolved.Schema().ID, joinChanges(changes))
+			return evolved, nil
+		}
+		if !errors.Is(err, table.ErrCommitFailed) && !transient(err) {
+			return nil, fmt.Errorf("icebergio: table %s: evolving the schema (%s): %w", dest, joinChanges(changes), err)
+		}
+		if time.Now().Add(backoff).After(deadline) {
+			return nil, fmt.Errorf("icebergio: table %s: evolving the schema (%s) until %v: %w", dest, joinChanges(changes), deadline.Format(time.TimeOnly), err)
+		}
+		if err := sleep(ctx, backoff); err != nil {
+			return nil, err
+		}
+		ident, _ := parseIdent(dest)
+		if err := s.retry(ctx, deadline, dest, "reloading after a schema conflict", func() (err error) {
+			tbl, err = s.cat.LoadTable(ctx, ident)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// evolve commits changes to tbl as one schema update, in one attempt:
+// iceberg-go's own retries would resend the same stale schema assertion.
+func (s *sink) evolve(ctx context.Context, tbl *table.Table, changes []schemaChange) (*table.Table, error) {
+	var opts []table.UpdateSchemaOption
+	if m := tbl.NameMapping(); m != nil {
+		// Readers map files without field ids through it: keep it whole.
+		opts = append(opts, table.WithNameMapping(m))
+	}
+	u := tbl.NewTransaction().UpdateSchema(true, false, opts...)
+	for _, c := range changes {
+		switch {
+		case c.add != nil:
+			u.AddColumn(c.path, c.add, "", false, nil)
+		case c.widen != nil:
+			u.UpdateColumn(c.path, table.ColumnUpdate{FieldType: iceberg.Optional[iceberg.Type]{Val: c.widen, Valid: true}})
+		default:
+			u.UpdateColumn(c.path, table.ColumnUpdate{Required: iceberg.Optional[bool]{Val: false, Valid: true}})
+		}
+	}
+	updates, reqs, err := u.BuildUpdates()
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := s.cat.CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
+		return nil, err
+	}
+	return s.cat.LoadTable(ctx, tbl.Identifier())
+}
+
+func (s *sink) evolutionRule() string {
+	if s.cfg.SchemaEvolution == EvolveNever {
+		return "Config.SchemaEvolution is EvolveNever"
+	}
+	return fmt.Sprintf("the sink did not create the table (it has no property %s): set Config.SchemaEvolution to EvolveAlways, or change the table first", CreatedByKey)
+}
+
+func joinChanges(changes []schemaChange) string {
+	s := make([]string, len(changes))
+	for i, c := range changes {
+		s[i] = c.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+// withTableIDs is the rows' schema with the ids of the table's columns of
+// the same names, so that the rows' batches can be read as the table's.
+func withTableIDs(rows, tbl *iceberg.Schema) (*iceberg.Schema, error) {
+	fields, err := fieldsWithTableIDs(nil, rows.Fields(), tbl.Fields())
+	if err != nil {
+		return nil, err
+	}
+	return iceberg.NewSchema(tbl.ID, fields...), nil
+}
+
+func fieldsWithTableIDs(path []string, rows, tbl []iceberg.NestedField) ([]iceberg.NestedField, error) {
+	out := make([]iceberg.NestedField, len(rows))
+	for i, rf := range rows {
+		p := append(slices.Clone(path), rf.Name)
+		j := slices.IndexFunc(tbl, func(tf iceberg.NestedField) bool { return tf.Name == rf.Name })
+		if j < 0 {
+			return nil, fmt.Errorf("column %s is not in the table", strings.Join(p, "."))
+		}
+		typ, err := typeWithTableIDs(p, rf.Type, tbl[j].Type)
+		if err != nil {
+			return nil, err
+		}
+		rf.ID, rf.Type = tbl[j].ID, typ
+		out[i] = rf
+	}
+	return out, nil
+}
+
+func typeWithTableIDs(path []string, rows, tbl iceberg.Type) (iceberg.Type, error) {
+	switch r := rows.(type) {
+	case *iceberg.StructType:
+		if t, ok := tbl.(*iceberg.StructType); ok {
+			fields, err := fieldsWithTableIDs(path, r.FieldList, t.FieldList)
+			return &iceberg.StructType{FieldList: fields}, err
+		}
+	case *iceberg.ListType:
+		if t, ok := tbl.(*iceberg.ListType); ok {
+			elem, err := typeWithTableIDs(append(slices.Clone(path), "element"), r.Element, t.Element)
+			return &iceberg.ListType{ElementID: t.ElementID, Element: elem, ElementRequired: r.ElementRequired}, err
+		}
+	case *iceberg.MapType:
+		if t, ok := tbl.(*iceberg.MapType); ok {
+			key, err := typeWithTableIDs(append(slices.Clone(path), "key"), r.KeyType, t.KeyType)
+			if err != nil {
+				return nil, err
+			}
+			val, err := typeWithTableIDs(append(slices.Clone(path), "value"), r.ValueType, t.ValueType)
+			return &iceberg.MapType{KeyID: t.KeyID, KeyType: key, ValueID: t.ValueID, ValueType: val, ValueRequired: r.ValueRequired}, err
+		}
+	default:
+		return rows, nil
+	}
+	return nil, fmt.Errorf("column %s is %s in the rows and %s in the table", strings.Join(path, "."), rows, tbl)
+}
