@@ -5,6 +5,8 @@
 #   docker build --build-arg PIPELINE=clicks --build-arg VERSION=$(git describe --always --dirty) \
 #     -t REGION-docker.pkg.dev/PROJECT/icebeam/clicks:TAG .
 #
+# PIPELINE=maintain builds the table maintenance pipeline the same way.
+#
 # Stage 1 compiles a static linux/amd64 binary; pipelines/*/main_test.go runs
 # this stage's `go build` line as written, so keep it on one RUN. Symbols are
 # kept (no -s): Beam looks functions up by symbol at run time. Stage 2 is

@@ -2,14 +2,18 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/apache/iceberg-go/catalog/rest"
 )
 
 // statusAuthenticationTimeout is the non-standard 419 some catalogs answer
@@ -176,3 +180,28 @@ func staticTokenRejected(resp *http.Response, token string) error {
 // token the catalog refused. Nothing renews such a token, so repeating the
 // request cannot help.
 var ErrStaticTokenRejected = errors.New("the catalog rejected the static --token")
+
+// CommitStateUnknown reports errors of a commit request after which the
+// commit may or may not have been applied (5xx answers, transport failures),
+// so that a committer looks for it before retrying or cleaning up.
+func CommitStateUnknown(err error) bool {
+	if errors.Is(err, ErrStaticTokenRejected) {
+		return false // refused before it reached the catalog's logic
+	}
+	var nerr net.Error
+	return errors.Is(err, rest.ErrCommitStateUnknown) || errors.Is(err, rest.ErrServerError) ||
+		errors.Is(err, rest.ErrServiceUnavailable) || errors.As(err, &nerr)
+}
+
+// Sleep waits about d, plus up to d of jitter so that retrying workers
+// spread out, or until ctx ends.
+func Sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d + rand.N(d))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

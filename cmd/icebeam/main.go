@@ -1,8 +1,9 @@
 // Command icebeam is the operator's tool for icebeam lakehouses. Its
 // subcommands share the catalog flag names of the pipelines: serve runs the
-// local Iceberg REST catalog for pipelines and other engines to share, and
+// local Iceberg REST catalog for pipelines and other engines to share,
 // describe, snapshots and scan read tables from any catalog the pipelines
-// can write to (local, REST with OAuth2 or a bearer token, BigLake, Nessie).
+// can write to (local, REST with OAuth2 or a bearer token, BigLake, Nessie),
+// and maintain runs pipelines/maintain's table maintenance in-process.
 package main
 
 import (
@@ -30,6 +31,7 @@ var commands = []command{
 	{name: "describe", summary: "print a table's schema, partition spec, properties, location and snapshot", run: runDescribe},
 	{name: "snapshots", summary: "list a table's snapshots with their commit summaries", run: runSnapshots},
 	{name: "scan", summary: "print a table's rows (at a ref or snapshot) as a table, CSV or JSON", run: runScan},
+	{name: "maintain", summary: "compact small files, rewrite manifests, expire snapshots, remove orphan files (--dry_run first)", run: runMaintain},
 }
 
 // errUsage means the arguments were wrong; the message has been printed.

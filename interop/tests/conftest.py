@@ -118,7 +118,7 @@ def replaced(catalog):
 
 
 @pytest.fixture(scope="session")
-def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table):
+def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, spark_compacted):
   """Dumps every table the checks write, and the clicks tables' snapshots
   metadata tables, in one Spark session (Spark's start-up is the slow part).
 
@@ -127,7 +127,7 @@ def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table):
   names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
   for name in clicks_tables:
     names += [name, name + ".snapshots"]
-  names.append(evolved_table)
+  names += [evolved_table, spark_compacted]
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
@@ -158,18 +158,19 @@ def templated_table(user_id):
   return "clicks.user_" + user_id.replace("-", "_")
 
 
-def run_all(jobs, timeout):
-  """Runs several (name, cmd) at once, each like run(); returns when all end.
-
-  The three streaming runs are mostly waiting on the clock, so running them
-  side by side costs about one run's time.
-  """
+def start_all(jobs):
+  """Starts several (name, cmd) at once, each logging to WORK/name.log; wait_all waits for them."""
   procs = []
-  start = time.monotonic()
   for name, cmd in jobs:
     log = os.path.join(WORK, name + ".log")
     out = open(log, "w")
     procs.append((name, cmd, log, out, subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)))
+  return procs, time.monotonic()
+
+
+def wait_all(started, timeout):
+  """Waits for the jobs start_all started; fails the test with each failed job's log tail."""
+  procs, start = started
   failures = []
   for name, cmd, log, out, proc in procs:
     try:
@@ -186,6 +187,15 @@ def run_all(jobs, timeout):
       failures.append(f"{name} failed ({code}): {' '.join(cmd)}\n--- last lines of {log}:\n{tail}")
   if failures:
     pytest.fail("\n".join(failures), pytrace=False)
+
+
+def run_all(jobs, timeout):
+  """Runs several (name, cmd) at once, each like run(); returns when all end.
+
+  The three streaming runs are mostly waiting on the clock, so running them
+  side by side costs about one run's time.
+  """
+  wait_all(start_all(jobs), timeout)
 
 
 @pytest.fixture(scope="session")
@@ -226,23 +236,47 @@ def go_read(identifier):
   return tables.from_jsonl(f"iceberg-go {identifier}", path)
 
 
-# The two runs of internal/cmd/evolvestream (see test_evolution.py).
+# The runs of internal/cmd/evolvestream and the compactions of
+# test_evolution.py: v1 rows, then v2 rows, into two tables side by side;
+# pipelines/maintain compacts EVOLVE_TABLE while its v2 stream runs, Spark's
+# rewrite_data_files compacts EVOLVE_SPARK_TABLE after its stream ends.
 EVOLVE_TABLE = "evolve.clicks"
+EVOLVE_SPARK_TABLE = "evolve.clicks_spark"
 EVOLVE_INTERVAL_MS = 5
 EVOLVE_V1_SECONDS = 6
-EVOLVE_V2_SECONDS = 6
+EVOLVE_V2_SECONDS = 12
 EVOLVE_N1 = EVOLVE_V1_SECONDS * 1000 // EVOLVE_INTERVAL_MS
 EVOLVE_N2 = EVOLVE_V2_SECONDS * 1000 // EVOLVE_INTERVAL_MS
 
 
-def evolvestream(version, offset, seconds, table=EVOLVE_TABLE):
+def evolvestream(version, offset, seconds, table):
   return [f"{BIN}/evolvestream", f"--catalog_uri={URI}", f"--iceberg_table={table}", f"--row_version={version}",
           f"--seq_offset={offset}", f"--duration={seconds}s", f"--interval={EVOLVE_INTERVAL_MS}ms",
           "--triggering_frequency_seconds=2"]
 
 
 @pytest.fixture(scope="session")
-def evolved_table():
-  run("evolvestream-v1", evolvestream(1, 0, EVOLVE_V1_SECONDS), 300)
-  run("evolvestream-v2", evolvestream(2, EVOLVE_N1, EVOLVE_V2_SECONDS), 300)
+def evolved_table(catalog):
+  run_all([(f"evolvestream-v1-{t}", evolvestream(1, 0, EVOLVE_V1_SECONDS, t))
+           for t in (EVOLVE_TABLE, EVOLVE_SPARK_TABLE)], 300)
+  v2 = start_all([(f"evolvestream-v2-{t}", evolvestream(2, EVOLVE_N1, EVOLVE_V2_SECONDS, t))
+                  for t in (EVOLVE_TABLE, EVOLVE_SPARK_TABLE)])
+  # Compact once the first v2 rows landed, with the stream still running.
+  deadline = time.monotonic() + 120
+  while not any(snap.schema_id == 1 for snap in catalog.load_table(EVOLVE_TABLE).snapshots()):
+    if time.monotonic() > deadline:
+      pytest.fail("the v2 stream committed nothing in 120 s", pytrace=False)
+    time.sleep(0.2)
+  run("maintain-during-v2", [f"{BIN}/maintain", f"--catalog_uri={URI}", f"--table={EVOLVE_TABLE}",
+                             "--rewrite_data_files", "--min_input_files=2"], 300)
+  wait_all(v2, 300)
   return EVOLVE_TABLE
+
+
+@pytest.fixture(scope="session")
+def spark_compacted(evolved_table):
+  run("spark-rewrite_data_files", [
+      f"{ROOT}/interop/spark/submit.sh", URI, f"{ROOT}/interop/spark/run_sql.py",
+      f"CALL lakehouse.system.rewrite_data_files(table => '{EVOLVE_SPARK_TABLE}', "
+      "options => map('min-input-files', '2'))"], 600)
+  return EVOLVE_SPARK_TABLE

@@ -1,10 +1,15 @@
-"""A stream whose row type changes between two runs into the same table:
+"""A stream whose row type changes between two runs into the same table, and
+compaction while it streams.
+
 internal/cmd/evolvestream writes v1 rows (int click_count, float score,
 device {os}), then v2 rows (click_count and score widened to long and
-double, a new column session, a new nested field device.version). Spark and
-pyiceberg must read every row of both runs exactly once, with v2's types,
-nulls where v1 had no value, and the table's schema history must show the
-one evolution.
+double, a new column session, a new nested field device.version) into two
+tables side by side. While v2 streams into the first, pipelines/maintain
+--rewrite_data_files compacts it; Spark's rewrite_data_files compacts the
+second after its stream. Spark and pyiceberg must read every row of both
+runs exactly once from both tables, with v2's types and nulls where v1 had
+no value; the schema history must show the one evolution, and the
+compaction a replace snapshot with the stream's appends on both sides.
 
 Expected rows come from evolvestream's documented formulas, computed here.
 """
@@ -38,15 +43,24 @@ def check_rows(engine, rows):
     assert got == exp, f"{engine}: seq {exp['seq']}: got {got}, want {exp}"
 
 
+def spark_rows(spark_dump, name):
+  schema, rows = read_jsonl(os.path.join(spark_dump, name + ".jsonl"))
+  types = {c["name"]: c["type"] for c in schema}
+  assert types["click_count"] == "long" and types["score"] == "double", types
+  return rows
+
+
 def test_pyiceberg_reads_both_versions(catalog, evolved_table):
   check_rows("pyiceberg", catalog.load_table(evolved_table).scan().to_arrow().to_pylist())
 
 
 def test_spark_reads_both_versions(spark_dump, evolved_table):
-  schema, rows = read_jsonl(os.path.join(spark_dump, evolved_table + ".jsonl"))
-  types = {c["name"]: c["type"] for c in schema}
-  assert types["click_count"] == "long" and types["score"] == "double", types
-  check_rows("spark", rows)
+  check_rows("spark", spark_rows(spark_dump, evolved_table))
+
+
+def test_spark_compaction_leaves_the_same_rows(catalog, spark_dump, spark_compacted):
+  check_rows("pyiceberg (Spark-compacted)", catalog.load_table(spark_compacted).scan().to_arrow().to_pylist())
+  check_rows("spark (Spark-compacted)", spark_rows(spark_dump, spark_compacted))
 
 
 def test_schema_history_shows_the_evolution(catalog, evolved_table):
@@ -61,5 +75,32 @@ def test_schema_history_shows_the_evolution(catalog, evolved_table):
   assert not new.find_field("session").required and not new.find_field("device.version").required
   by_schema = {}
   for snap in tbl.snapshots():
-    by_schema[snap.schema_id] = by_schema.get(snap.schema_id, 0) + 1
-  assert by_schema.get(0) and by_schema.get(1), f"snapshots per schema: {by_schema}"
+    if snap.summary.operation.value == "append":
+      by_schema[snap.schema_id] = by_schema.get(snap.schema_id, 0) + 1
+  assert by_schema.get(0) and by_schema.get(1), f"appends per schema: {by_schema}"
+
+
+def history(tbl):
+  """The main branch's snapshots, oldest first."""
+  snaps = []
+  snap = tbl.current_snapshot()
+  while snap is not None:
+    snaps.append(snap)
+    snap = tbl.snapshot_by_id(snap.parent_snapshot_id) if snap.parent_snapshot_id else None
+  return snaps[::-1]
+
+
+def test_compaction_ran_while_the_stream_appended(catalog, evolved_table):
+  ops = [s.summary.operation.value for s in history(catalog.load_table(evolved_table))]
+  assert "replace" in ops, ops
+  i = ops.index("replace")
+  assert "append" in ops[:i] and "append" in ops[i + 1:], f"no appends on both sides of the compaction: {ops}"
+
+
+def test_compaction_made_fewer_files(catalog, evolved_table, spark_compacted):
+  for name in (evolved_table, spark_compacted):
+    tbl = catalog.load_table(name)
+    snaps = history(tbl)
+    replace = next(s for s in snaps if s.summary.operation.value == "replace")
+    removed, added = int(replace.summary["deleted-data-files"]), int(replace.summary["added-data-files"])
+    assert removed >= 2 and added < removed, f"{name}: replace removed {removed} files, added {added}"

@@ -8,8 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math/rand/v2"
-	"net"
 	"slices"
 	"strconv"
 	"strings"
@@ -372,7 +370,7 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 			}
 			return res, fmt.Errorf("icebergio: table %s commit %s failed: %w", dest, commitID, err)
 		}
-		maybeLanded = maybeLanded || unknownCommitState(err)
+		maybeLanded = maybeLanded || catalog.CommitStateUnknown(err)
 		// Reload and look for our commit id: after an unknown state the
 		// server may have applied it; after a conflict a zombie attempt of
 		// this same bundle may be the one that won.
@@ -399,7 +397,7 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 		}
 		conflictsCounter.Inc(ctx, 1)
 		log.Warnf(ctx, "icebergio: table %s commit %s attempt %d: %v; retrying", dest, commitID, attempt, err)
-		if err := sleep(ctx, backoff); err != nil {
+		if err := catalog.Sleep(ctx, backoff); err != nil {
 			return res, fmt.Errorf("icebergio: table %s commit %s: %w", dest, commitID, err)
 		}
 		backoff = min(2*backoff, maxBackoff)
@@ -435,23 +433,10 @@ func (s *sink) retry(ctx context.Context, deadline time.Time, dest, what string,
 			return fmt.Errorf("%w (failing for %v, %d attempts)", err, s.retryFor(), attempt)
 		}
 		log.Warnf(ctx, "icebergio: table %s: %s, attempt %d: %v; retrying", dest, what, attempt, err)
-		if err := sleep(ctx, backoff); err != nil {
+		if err := catalog.Sleep(ctx, backoff); err != nil {
 			return err
 		}
 		backoff = min(2*backoff, maxBackoff)
-	}
-}
-
-// sleep waits about d (with jitter, so that workers spread out) or until
-// ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d + rand.N(d))
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
@@ -460,7 +445,7 @@ func sleep(ctx context.Context, d time.Duration) error {
 // rejected even after the transport renewed them once (a burst of 419s
 // while an identity service catches up). A rejected request did nothing.
 func transient(err error) bool {
-	return unknownCommitState(err) || errors.Is(err, rest.ErrUnauthorized) ||
+	return catalog.CommitStateUnknown(err) || errors.Is(err, rest.ErrUnauthorized) ||
 		errors.Is(err, rest.ErrAuthorizationExpired)
 }
 
@@ -542,17 +527,6 @@ func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceber
 			log.Warnf(ctx, "icebergio: table %s: unreferenced data file %s left: %v", tbl.Identifier(), f.FilePath(), err)
 		}
 	}
-}
-
-// unknownCommitState reports errors after which the commit may or may not
-// have been applied: 5xx answers and transport failures.
-func unknownCommitState(err error) bool {
-	if errors.Is(err, catalog.ErrStaticTokenRejected) {
-		return false // refused before it reached the catalog's logic
-	}
-	var nerr net.Error
-	return errors.Is(err, rest.ErrCommitStateUnknown) || errors.Is(err, rest.ErrServerError) ||
-		errors.Is(err, rest.ErrServiceUnavailable) || errors.As(err, &nerr)
 }
 
 // commitLocks holds one mutex per catalog and table for lockTable.

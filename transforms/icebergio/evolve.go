@@ -11,6 +11,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
 )
 
 // SchemaEvolution says which existing tables an appending sink may change so
@@ -211,7 +213,7 @@ func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, t
 		if time.Now().Add(backoff).After(deadline) {
 			return nil, fmt.Errorf("icebergio: table %s: evolving the schema (%s) until %v: %w", dest, joinChanges(changes), deadline.Format(time.TimeOnly), err)
 		}
-		if err := sleep(ctx, backoff); err != nil {
+		if err := catalog.Sleep(ctx, backoff); err != nil {
 			return nil, err
 		}
 		ident, _ := parseIdent(dest)
