@@ -14,11 +14,14 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog/localcatalog"
 )
@@ -219,4 +222,24 @@ func Open(ctx context.Context, cfg Config) (icecatalog.Catalog, error) {
 	}
 	opened[key] = c
 	return c, nil
+}
+
+// ParseTable splits "namespace.table" into an identifier; the last dot
+// separates the table from a (possibly nested, dotted) namespace.
+func ParseTable(name string) (table.Identifier, error) {
+	if !utf8.ValidString(name) {
+		// A table name is a shuffle key of the sink's rows, and Java runners
+		// decode keys as UTF-8.
+		return nil, fmt.Errorf("table name %q is not valid UTF-8", name)
+	}
+	parts := strings.Split(name, ".")
+	if len(parts) < 2 {
+		return nil, fmt.Errorf("table name %q: want namespace.table", name)
+	}
+	for _, p := range parts {
+		if p == "" {
+			return nil, fmt.Errorf("table name %q: want namespace.table, without empty name parts", name)
+		}
+	}
+	return parts, nil
 }

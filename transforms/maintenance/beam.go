@@ -53,7 +53,7 @@ func RewriteDataFiles(s beam.Scope, cfg catalog.Config, plan *RewritePlan) beam.
 
 // loadTable opens the catalog (cached per process) and loads name.
 func loadTable(ctx context.Context, cfg catalog.Config, name string) (icecatalog.Catalog, *table.Table, error) {
-	ident, err := ParseTable(name)
+	ident, err := catalog.ParseTable(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -184,7 +184,7 @@ func OnBeam(cfg catalog.Config, run func(context.Context, *beam.Pipeline) (finis
 			rep.Submitted = true
 			return rep, nil
 		}
-		ident, _ := ParseTable(plan.Table)
+		ident, _ := catalog.ParseTable(plan.Table)
 		tbl, err := cat.LoadTable(ctx, ident)
 		if err != nil {
 			return nil, fmt.Errorf("loading table %s after the rewrite: %w", plan.Table, err)
@@ -208,7 +208,7 @@ func OnBeam(cfg catalog.Config, run func(context.Context, *beam.Pipeline) (finis
 // the rewrite and the files the others wrote are deleted.
 func InProcess(parallelism int) Executor {
 	return func(ctx context.Context, cat icecatalog.Catalog, plan *RewritePlan) (*RewriteReport, error) {
-		ident, err := ParseTable(plan.Table)
+		ident, err := catalog.ParseTable(plan.Table)
 		if err != nil {
 			return nil, err
 		}

@@ -16,12 +16,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 	"time"
 
 	icecatalog "github.com/apache/iceberg-go/catalog"
-	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/catalog"
 )
 
 // Defaults of the flags, those of Spark's maintenance procedures.
@@ -127,8 +127,8 @@ func (o Options) Check() error {
 	if o.Table == "" {
 		return errors.New("--table=NAMESPACE.TABLE is required")
 	}
-	if _, err := ParseTable(o.Table); err != nil {
-		return err
+	if _, err := catalog.ParseTable(o.Table); err != nil {
+		return fmt.Errorf("--table: %w", err)
 	}
 	if !o.RewriteDataFiles && !o.RewriteManifests && !o.ExpireSnapshots && !o.RemoveOrphanFiles {
 		return errors.New("no action: give one or more of --rewrite_data_files, --rewrite_manifests, --expire_snapshots, --remove_orphan_files (with --dry_run to see what they would do)")
@@ -150,21 +150,6 @@ func (o Options) Check() error {
 	return nil
 }
 
-// ParseTable splits NAMESPACE.TABLE; the last dot separates the table
-// from a (possibly nested) namespace.
-func ParseTable(name string) (table.Identifier, error) {
-	ident := strings.Split(name, ".")
-	if len(ident) < 2 {
-		return nil, fmt.Errorf("--table=%s: want NAMESPACE.TABLE", name)
-	}
-	for _, p := range ident {
-		if p == "" {
-			return nil, fmt.Errorf("--table=%s: want NAMESPACE.TABLE, without empty parts", name)
-		}
-	}
-	return ident, nil
-}
-
 // Executor runs a planned rewrite: every group's read and write, then the
 // one commit (CommitRewrite). InProcess runs the groups on goroutines;
 // OnBeam runs them as a Beam pipeline.
@@ -180,7 +165,7 @@ func Run(ctx context.Context, cat icecatalog.Catalog, opts Options, exec Executo
 	if err := opts.Check(); err != nil {
 		return nil, err
 	}
-	ident, _ := ParseTable(opts.Table)
+	ident, _ := catalog.ParseTable(opts.Table)
 	start := time.Now()
 	sum := &Summary{Table: opts.Table, DryRun: opts.DryRun}
 	tbl, err := cat.LoadTable(ctx, ident)

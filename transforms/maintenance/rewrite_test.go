@@ -395,7 +395,7 @@ func TestCheckOptions(t *testing.T) {
 		want   string
 	}{
 		{func(o *Options) { o.Table = "" }, "--table=NAMESPACE.TABLE is required"},
-		{func(o *Options) { o.Table = "t" }, "want NAMESPACE.TABLE"},
+		{func(o *Options) { o.Table = "t" }, `--table: table name "t": want namespace.table`},
 		{func(o *Options) { o.RemoveOrphanFiles, o.RewriteDataFiles, o.ExpireSnapshots = false, false, false }, "no action"},
 		{func(o *Options) { o.MinInputFiles = 1 }, "--min_input_files=1"},
 		{func(o *Options) { o.RetainLast = 0 }, "--retain_last=0"},

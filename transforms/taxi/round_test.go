@@ -85,3 +85,31 @@ func TestRoundFastAgreesWithDecimal(t *testing.T) {
 		check(tip / fare * 100)
 	}
 }
+
+// sparkRound2, the fold's per-row rounding, is sparkRound(x, 2) to the bit.
+func TestSparkRound2(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	check := func(x float64) {
+		t.Helper()
+		got, want := sparkRound2(x), sparkRound(x, 2)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("sparkRound2(%v) = %v, sparkRound(x, 2) = %v", x, got, want)
+		}
+	}
+	for _, x := range []float64{0, math.Copysign(0, -1), -0.001, -0.004, 0.005, -0.005, 2.675, -2.675, 1.005,
+		0.125, -0.125, 9.995, 99.999, 1e-300, -1e-300, 1e20, -1e20, 1 << 49, 1<<50 + 0.5, 1<<52 - 1,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		check(x)
+	}
+	for range 300_000 {
+		cents := float64(r.IntN(2_000_000)-1_000_000) / 1000
+		check(cents)
+		check(math.Nextafter(cents, math.Inf(1)))
+		check(math.Nextafter(cents, math.Inf(-1)))
+		check(r.Float64()*200 - 100)
+		check(math.Float64frombits(r.Uint64()))
+		tip, fare := float64(r.IntN(5000))/100, float64(r.IntN(9000)+1)/100
+		check(tip / fare * 100)
+		check(-tip / fare * 100)
+	}
+}
