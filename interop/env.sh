@@ -100,7 +100,7 @@ check_java() {
 build_go() {
   mkdir -p "$BIN"
   (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
-    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain)
+    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread)
 }
 
 free_port() {

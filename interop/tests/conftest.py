@@ -118,7 +118,7 @@ def replaced(catalog):
 
 
 @pytest.fixture(scope="session")
-def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, spark_compacted):
+def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, spark_compacted, spark_events):
   """Dumps every table the checks write, and the clicks tables' snapshots
   metadata tables, in one Spark session (Spark's start-up is the slow part).
 
@@ -127,7 +127,7 @@ def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, sp
   names = [spark_table, go_table, f"{GO_NS}.{REPLACED}"]
   for name in clicks_tables:
     names += [name, name + ".snapshots"]
-  names += [evolved_table, spark_compacted]
+  names += [evolved_table, spark_compacted, spark_events]
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
@@ -280,3 +280,29 @@ def spark_compacted(evolved_table):
       f"CALL lakehouse.system.rewrite_data_files(table => '{EVOLVE_SPARK_TABLE}', "
       "options => map('min-input-files', '2'))"], 600)
   return EVOLVE_SPARK_TABLE
+
+
+# The Spark-made table test_read.py reads with icebergio.Read: format v2,
+# merge-on-read deletes and updates, a widened and an added column.
+READ_TABLE = "reads.events"
+READ_STATEMENTS = [
+    "CREATE NAMESPACE IF NOT EXISTS lakehouse.reads",
+    f"CREATE TABLE lakehouse.{READ_TABLE} (id bigint, user string, amount float, day date) USING iceberg "
+    "PARTITIONED BY (day) TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "
+    "'write.update.mode'='merge-on-read', 'write.merge.mode'='merge-on-read')",
+    f"INSERT INTO lakehouse.{READ_TABLE} SELECT id, concat('user-', id % 5), CAST(id AS float) / 4, "
+    "date_add(DATE'2024-01-01', CAST(id % 3 AS int)) FROM range(0, 1000)",
+    f"DELETE FROM lakehouse.{READ_TABLE} WHERE id % 7 = 0",
+    f"ALTER TABLE lakehouse.{READ_TABLE} ALTER COLUMN amount TYPE double",
+    f"ALTER TABLE lakehouse.{READ_TABLE} ADD COLUMN note string",
+    f"INSERT INTO lakehouse.{READ_TABLE} SELECT id, concat('user-', id % 5), CAST(id AS double) / 3, "
+    "date_add(DATE'2024-01-01', CAST(id % 3 AS int)), concat('n', id) FROM range(1000, 1500)",
+    f"UPDATE lakehouse.{READ_TABLE} SET note = 'updated' WHERE id % 11 = 0",
+]
+
+
+@pytest.fixture(scope="session")
+def spark_events():
+  run("spark-make-reads-events",
+      [f"{ROOT}/interop/spark/submit.sh", URI, f"{ROOT}/interop/spark/run_sql.py"] + READ_STATEMENTS, 600)
+  return READ_TABLE

@@ -156,7 +156,7 @@ func TestRefusedBeforeAnyWork(t *testing.T) {
 		{[]string{"--duration=1s", "--interval=5s"}, "--duration=1s is shorter than --interval=5s"},
 		{[]string{"--triggering_frequency_seconds=0"}, "--triggering_frequency_seconds=0: want at least 1"},
 		{[]string{"--write_shards=0"}, "--write_shards=0: want at least 1"},
-		{[]string{"--iceberg_table=user_clicks"}, "user_clicks\\\" must be namespace.table"},
+		{[]string{"--iceberg_table=user_clicks"}, "user_clicks\\\": want namespace.table"},
 		{[]string{"--iceberg_table=clicks.{nope}"}, "nope\\\" is not a top-level field of clicks.Click"},
 		{[]string{"--partition_by=bucket(user_id)"}, "bucket needs (column, width)"},
 		{[]string{"--catalog_uri=http://127.0.0.1:1"}, "connecting to http://127.0.0.1:1"},

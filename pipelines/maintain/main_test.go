@@ -124,7 +124,7 @@ func TestFailuresInOneLine(t *testing.T) {
 	}{
 		{[]string{uri, "--rewrite_data_files"}, "--table=NAMESPACE.TABLE is required"},
 		{[]string{uri, "--table=db.events"}, "no action: give one or more of --rewrite_data_files"},
-		{[]string{uri, "--table=events", "--expire_snapshots"}, `--table: table name "events": want namespace.table`},
+		{[]string{uri, "--table=events", "--expire_snapshots"}, "want namespace.table"},
 		{[]string{uri, "--table=db.events", "--remove_orphan_files", "--orphan_older_than=10m"}, "pass --force if no writer is running"},
 		{[]string{uri, "--table=db.missing", "--rewrite_data_files"}, "loading table db.missing"},
 		{[]string{"--local_dir=" + filepath.Join(t.TempDir(), "none"), "--table=db.events", "--expire_snapshots"}, "no local catalog at"},

@@ -21,8 +21,8 @@ func TestConfigErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Catalog: cat, Table: "nonamespace"}, `table "nonamespace" must be namespace.table`},
-		{Config{Catalog: cat, Table: "a..b"}, `table "a..b" has an empty name part`},
+		{Config{Catalog: cat, Table: "nonamespace"}, `table name "nonamespace": want namespace.table`},
+		{Config{Catalog: cat, Table: "a..b"}, `table name "a..b": want namespace.table, without empty name parts`},
 		{Config{Catalog: cat, Table: "a.b", Mode: "upsert"}, `mode "upsert"`},
 		{Config{Table: "a.b"}, "table a.b: no catalog URI"},
 		{Config{Catalog: cat, Table: "a.b", WriterID: "job/1"}, `writer id "job/1" must match`},

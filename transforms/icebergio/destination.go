@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
 )
 
 // destination resolves the table a row goes to. A fixed table name costs
@@ -82,21 +83,11 @@ func (d *destination) of(p unsafe.Pointer) string {
 
 // parseIdent splits "ns.table" (or "a.b.table") into an identifier.
 func parseIdent(name string) (table.Identifier, error) {
-	if !utf8.ValidString(name) {
-		// It is the shuffle key of the table's rows: runners decode it
-		// as UTF-8.
-		return nil, fmt.Errorf("icebergio: table %q is not valid UTF-8", name)
+	ident, err := catalog.ParseTable(name)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: %w", err)
 	}
-	parts := strings.Split(name, ".")
-	if len(parts) < 2 {
-		return nil, fmt.Errorf("icebergio: table %q must be namespace.table", name)
-	}
-	for _, p := range parts {
-		if p == "" {
-			return nil, fmt.Errorf("icebergio: table %q has an empty name part", name)
-		}
-	}
-	return parts, nil
+	return ident, nil
 }
 
 // partitionSpec builds the spec for a table the sink creates from terms such

@@ -1,0 +1,126 @@
+// Command clicks_per_minute is the next table in a medallion chain: it
+// reads the clicks the clicks pipeline lands in Iceberg as a stream (each new
+// append snapshot's rows, exactly once), counts them per user per minute of
+// commit time, and writes the counts to another Iceberg table, one row per
+// user and minute, once the minute is complete.
+//
+//	go run ./pipelines/clicks --duration=10m &
+//	go run ./pipelines/clicks_per_minute --backfill --duration=10m
+//
+// A click's minute is the commit time of the snapshot that added it (the
+// clicks table has no event-time column). A minute's counts are written once
+// the source has a later snapshot (or has been idle for a minute). Run again
+// after a stop, it picks up where the output ends: the newest minute it holds
+// may be partial, so its rows are deleted and it is counted again from the
+// source's first snapshot of that minute. Without --backfill a first run
+// counts from the start of the current minute; with it, from the oldest
+// snapshot still in the source's history.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"reflect"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
+	"github.com/icebeam/icebeam/transforms/clicks"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+)
+
+var (
+	sourceTable  = flag.String("source_table", "clicks.user_clicks", "the clicks table to read, namespace.table")
+	icebergTable = flag.String("iceberg_table", "clicks.user_clicks_per_minute", "destination table, namespace.table")
+	windowSize   = flag.Duration("window", time.Minute, "the counting window (a minute; shorter for tests)")
+	backfill     = flag.Bool("backfill", false, "on a first run, count the source's whole snapshot history first")
+	pollInterval = flag.Duration("poll_interval", 5*time.Second, "how often the source table is checked for new snapshots")
+	triggerSecs  = flag.Int("triggering_frequency_seconds", 20, "seconds between commits to the destination")
+	duration     = flag.Duration("duration", 0, "stop reading the source after this long and finish; 0 runs until cancelled")
+
+	catalogFlags catalog.Config
+
+	// version is stamped at build time (-ldflags "-X main.version=...").
+	version = "dev"
+)
+
+func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
+
+func main() {
+	launch.Synopsis = "Counts the clicks of an Iceberg clicks table per user and minute of commit time, as a stream,\n" +
+		"into another Iceberg table; resumes where the output ends."
+	launch.Parse()
+	beam.Init()
+	launch.ConfigureRunner()
+	log.Printf("clicks_per_minute %s, runner %s", version, launch.Runner())
+	if err := checkFlags(); err != nil {
+		launch.Fatalf("clicks_per_minute: %v", err)
+	}
+	if err := launch.CheckCatalog(catalogFlags); err != nil {
+		launch.Fatalf("clicks_per_minute: %v", err)
+	}
+	ctx := context.Background()
+	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	if err != nil {
+		launch.Fatalf("clicks_per_minute: %v", err)
+	}
+	defer stop()
+
+	start := time.Now()
+	changes := icebergio.ChangesConfig{
+		Catalog:      cfg,
+		Table:        *sourceTable,
+		Columns:      []string{"user_id", "click_count"},
+		PollInterval: *pollInterval,
+	}
+	if *duration > 0 {
+		changes.StopAt = start.Add(*duration)
+	}
+	if launch.Waits() {
+		from, note, err := resume(ctx, cfg, *sourceTable, *icebergTable, *windowSize, *backfill, start)
+		if err != nil {
+			stop()
+			launch.Fatalf("clicks_per_minute: %v", err)
+		}
+		changes.From = from
+		log.Printf("clicks_per_minute: %s", note)
+	}
+	launch.StreamEndsAfter(*duration)
+	p, s := beam.NewPipelineWithRoot()
+	rows := icebergio.ReadChanges(s.Scope("ReadFromIceberg"), changes, reflect.TypeFor[clicks.Click]())
+	counts := clicks.PerWindow(s, *windowSize, rows)
+	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
+		Catalog:             cfg,
+		Table:               *icebergTable,
+		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		WriterID:            "clicks_per_minute-" + uuid.NewString(),
+		PartitionBy:         []string{"day(window_start)"},
+	}, counts)
+	if _, err := launch.Run(ctx, p); err != nil {
+		stop()
+		launch.Fatalf("clicks_per_minute: job failed: %v", launch.Failed(err))
+	}
+	if launch.Waits() {
+		log.Printf("clicks_per_minute: done in %v; counts in %s", time.Since(start).Round(time.Second), *icebergTable)
+	}
+}
+
+// checkFlags refuses values the job cannot run with, before any work.
+func checkFlags() error {
+	switch {
+	case *windowSize < time.Second || time.Minute%*windowSize != 0 && *windowSize%time.Minute != 0:
+		return fmt.Errorf("--window=%v: want at least 1s, dividing or divided by a minute", *windowSize)
+	case *pollInterval <= 0:
+		return fmt.Errorf("--poll_interval=%v: want a positive duration", *pollInterval)
+	case *triggerSecs < 1:
+		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
+	case *duration < 0:
+		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
+	}
+	return nil
+}
