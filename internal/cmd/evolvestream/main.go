@@ -119,7 +119,11 @@ func main() {
 
 	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
-	gen := clicks.Generate(s, clicks.Config{Interval: *interval, Duration: *duration, Sequenced: true})
+	genCfg := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: true}
+	if launch.Portable() {
+		genCfg.BundleLength = time.Second // see clicks.Config.BundleLength
+	}
+	gen := clicks.Generate(s, genCfg)
 	rows := beam.ParDo(s, &toV1Fn{Offset: *seqOffset}, gen)
 	if *rowVersion == 2 {
 		rows = beam.ParDo(s, &toV2Fn{Offset: *seqOffset}, gen)
