@@ -180,6 +180,11 @@ func matchLocal(pattern string) ([]FileInfo, error) {
 	}
 	var files []FileInfo
 	err = filepath.WalkDir(pattern, func(p string, d fs.DirEntry, err error) error {
+		// An entry removed while we walk (another program's temporary files)
+		// was never part of the input.
+		if errors.Is(err, fs.ErrNotExist) && p != pattern {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -187,6 +192,9 @@ func matchLocal(pattern string) ([]FileInfo, error) {
 			return nil
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}

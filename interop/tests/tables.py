@@ -56,6 +56,11 @@ def from_pyiceberg(catalog, identifier, snapshot_id=None):
   return _index(f"pyiceberg {identifier}", schema, scan.to_arrow().to_pylist())
 
 
+def from_rows(source, schema, rows):
+  """Indexes rows another reader returned (dicts by column name) under schema."""
+  return _index(source, schema, rows)
+
+
 def read_jsonl(path):
   """Returns (schema, rows) of a dump_tables.py file."""
   with open(path) as f:

@@ -12,6 +12,10 @@
 // Against another catalog and real data:
 //
 //	go run ./pipelines/taxi --input=gs://BUCKET/raw/nyc_taxi/ --catalog_uri=http://127.0.0.1:8181
+//
+// Trips already in an Iceberg table of the same catalog:
+//
+//	go run ./pipelines/taxi --input=iceberg:nyc_taxi.yellow_trips
 package main
 
 import (
@@ -38,7 +42,7 @@ import (
 )
 
 var (
-	input      = flag.String("input", "", "yellow-taxi Parquet: a file, a directory or a glob, local or gs://; empty generates a sample")
+	input      = flag.String("input", "", "yellow-taxi Parquet: a file, a directory or a glob, local or gs://; or iceberg:NAMESPACE.TABLE, a table of trips in the catalog; empty generates a sample")
 	namespace  = flag.String("namespace", "nyc_taxi", "Iceberg namespace (created when missing)")
 	tableName  = flag.String("table", "yellow_trips_analyzed", "Iceberg table, replaced by each run")
 	sampleRows = flag.Int("sample_rows", 200_000, "rows in the generated sample used when --input is empty")
@@ -75,11 +79,15 @@ func run(ctx context.Context) error {
 	if err := icebergio.Check(writeCfg, reflect.TypeFor[taxi.DailyStat]()); err != nil {
 		return fmt.Errorf("--namespace=%s --table=%s: %w", *namespace, *tableName, err)
 	}
+	srcTable, fromIceberg := strings.CutPrefix(*input, "iceberg:")
+	if fromIceberg && srcTable == writeCfg.Table {
+		return fmt.Errorf("--input=%s: the job replaces %s with its result; read the trips from another table", *input, writeCfg.Table)
+	}
 	if !launch.Local() {
 		if err := launch.Require(remoteRequired...); err != nil {
 			return fmt.Errorf("%w: the generated sample would be a local file the workers cannot read", err)
 		}
-		if launch.Runner() == "dataflow" && !strings.HasPrefix(*input, "gs://") {
+		if launch.Runner() == "dataflow" && !fromIceberg && !strings.HasPrefix(*input, "gs://") {
 			return fmt.Errorf("--input=%s: Dataflow workers read gs:// paths only", *input)
 		}
 		if err := launch.CheckCatalog(catalogFlags); err != nil {
@@ -87,7 +95,7 @@ func run(ctx context.Context) error {
 		}
 	}
 	in := *input
-	if in != "" && launch.Local() {
+	if in != "" && !fromIceberg && launch.Local() {
 		// Workers in this process read what this process can: check it
 		// before any work (remote workers check it themselves).
 		n, err := taxi.CheckInput(ctx, in)
@@ -102,6 +110,16 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer stop()
+
+	// The source table's columns, checked before any work, also on remote
+	// runners: their workers read through the same catalog.
+	var srcColumns []string
+	if fromIceberg {
+		if srcColumns, err = taxi.IcebergColumns(ctx, cfg, srcTable); err != nil {
+			return fmt.Errorf("--input: %s", strings.TrimPrefix(err.Error(), "taxi: "))
+		}
+		log.Printf("taxi: reading trips from Iceberg table %s", srcTable)
+	}
 
 	ident := table.Identifier{*namespace, *tableName}
 	// The snapshot the run must replace; loading it also checks, before
@@ -121,7 +139,12 @@ func run(ctx context.Context) error {
 		in = path
 	}
 	p, s := beam.NewPipelineWithRoot()
-	stats := taxi.DailyStats(s.Scope("DailyStats"), in)
+	var stats beam.PCollection
+	if fromIceberg {
+		stats = taxi.DailyStatsFromIceberg(s.Scope("DailyStats"), icebergio.ReadConfig{Catalog: cfg, Table: srcTable}, srcColumns)
+	} else {
+		stats = taxi.DailyStats(s.Scope("DailyStats"), in)
+	}
 	writeCfg.Catalog = cfg
 	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, stats)
 

@@ -184,10 +184,13 @@ func TestBadInputRefusedBeforeAnyWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	for input, want := range map[string]string{
-		filepath.Join(dir, "missing.parquet"): "no such file or directory",
-		empty:                                 "no *.parquet files under directory " + empty,
-		notParquet:                            notParquet + " is not a readable Parquet file",
-		filepath.Join(dir, "*.csv"):           "no files match",
+		filepath.Join(dir, "missing.parquet"):    "no such file or directory",
+		empty:                                    "no *.parquet files under directory " + empty,
+		notParquet:                               notParquet + " is not a readable Parquet file",
+		filepath.Join(dir, "*.csv"):              "no files match",
+		"iceberg:nyc_taxi.no_such_trips":         "--input: table nyc_taxi.no_such_trips: NoSuchTableException",
+		"iceberg:trips":                          "want namespace.table",
+		"iceberg:nyc_taxi.yellow_trips_analyzed": "--input=iceberg:nyc_taxi.yellow_trips_analyzed: the job replaces nyc_taxi.yellow_trips_analyzed with its result",
 	} {
 		out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, "--input="+input, "--local_dir="+filepath.Join(dir, "lakehouse"))
 		if err == nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/internal/tabletest"
 	"github.com/icebeam/icebeam/transforms/taxi"
 )
 
@@ -27,7 +28,10 @@ import (
 // Java side decodes the group keys) over the same files, and requires the
 // three tables to be equal row for row, doubles to the bit. The input has
 // pickups in 2009 and in the old layout: the dates whose binary group keys
-// the Java runners used to mangle.
+// the Java runners used to mangle. Each runner also reads trips from an
+// Iceberg table (--input=iceberg:, a splittable read of its row groups)
+// whose data file is one of the files: its table must equal prism's over
+// that file.
 func TestRunnersAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs taxi on three runners")
@@ -57,16 +61,27 @@ func TestRunnersAgree(t *testing.T) {
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 
+	tripsFile := filepath.Join(in, "yellow_0.parquet")
+	setup, err := rest.NewCatalog(context.Background(), "setup", srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tabletest.AddFiles(t, setup, "trips.yellow_0", tripsFile)
+
 	bin := pipelineBin.Path(t)
-	run := func(t *testing.T, namespace string, runnerArgs ...string) []string {
-		args := append([]string{"--input=" + in, "--catalog_uri=" + srv.URL, "--namespace=" + namespace}, runnerArgs...)
+	run := func(t *testing.T, input, namespace string, runnerArgs ...string) []string {
+		args := append([]string{"--input=" + input, "--catalog_uri=" + srv.URL, "--namespace=" + namespace}, runnerArgs...)
 		out, err := launchtest.Run(t, t.TempDir(), bin, nil, args...)
 		if err != nil {
 			t.Fatalf("taxi %s: %v\n%s", strings.Join(runnerArgs, " "), err, launchtest.Tail(out))
 		}
 		return tableRows(t, srv.URL, namespace+".yellow_trips_analyzed")
 	}
-	want := run(t, "prism")
+	want := run(t, in, "prism")
+	wantIceberg := run(t, tripsFile, "prism_file")
+	if got := run(t, "iceberg:trips.yellow_0", "prism_iceberg"); !slices.Equal(got, wantIceberg) {
+		t.Errorf("prism's table from the Iceberg table differs from the one from its file:\n%s", rowDiff(got, wantIceberg))
+	}
 	if len(want) < 100 {
 		t.Fatalf("prism's table has %d rows; the sample makes over a hundred groups", len(want))
 	}
@@ -76,9 +91,14 @@ func TestRunnersAgree(t *testing.T) {
 	for _, runner := range []string{"flink", "spark"} {
 		t.Run(runner, func(t *testing.T) {
 			js := jobservertest.Start(t, runner)
-			got := run(t, runner, "--runner="+runner, "--endpoint="+js.Endpoint, "--environment_type=LOOPBACK")
+			args := []string{"--runner=" + runner, "--endpoint=" + js.Endpoint, "--environment_type=LOOPBACK"}
+			got := run(t, in, runner, args...)
 			if !slices.Equal(got, want) {
 				t.Errorf("%s's table differs from prism's:\n%s", runner, rowDiff(got, want))
+			}
+			got = run(t, "iceberg:trips.yellow_0", runner+"_iceberg", args...)
+			if !slices.Equal(got, wantIceberg) {
+				t.Errorf("%s's table from the Iceberg table differs from prism's over its file:\n%s", runner, rowDiff(got, wantIceberg))
 			}
 		})
 	}

@@ -50,3 +50,30 @@ func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	_, err = newDestination("ns.bad\xa5", rs)
 	require.ErrorContains(t, err, "UTF-8")
 }
+
+// TestReadCrossesJavaRunnersAsBytes: a planned read task crosses the runner
+// twice (Read's Reshuffle, and between splitting and reading its
+// restrictions). Spark's runner could not decode it as a Beam schema row,
+// and Flink's hung on it; ReadRecords must carry nothing the runner decodes
+// as a row.
+func TestReadCrossesJavaRunnersAsBytes(t *testing.T) {
+	p, s := beam.NewPipelineWithRoot()
+	ReadRecords(s, ReadConfig{Catalog: launch(t), Table: "ns.t"})
+	comps := launchtest.Model(t, p).GetComponents()
+	var rowCoded func(id string) bool
+	rowCoded = func(id string) bool {
+		c := comps.GetCoders()[id]
+		if c.GetSpec().GetUrn() == "beam:coder:row:v1" {
+			return true
+		}
+		for _, cid := range c.GetComponentCoderIds() {
+			if rowCoded(cid) {
+				return true
+			}
+		}
+		return false
+	}
+	for id, pc := range comps.GetPcollections() {
+		require.False(t, rowCoded(pc.GetCoderId()), "PCollection %s (%s) is coded as a schema row", id, pc.GetUniqueName())
+	}
+}

@@ -3,6 +3,7 @@ package icebergio
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"reflect"
@@ -127,7 +128,7 @@ func Read(s beam.Scope, cfg ReadConfig, rowType reflect.Type) beam.PCollection {
 // DecodeRecords), with cfg.Columns (empty: all columns) in the table's
 // schema, as iceberg-go's scan returns them (deletes applied, evolved
 // schemas read as the current one). Batches hold up to the table's
-// read.parquet.batch-size rows.
+// read.parquet.batch-size rows. OriginOf says where each batch was read.
 func ReadRecords(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	s = s.Scope("icebergio.ReadRecords")
 	if err := cfg.check(nil); err != nil {
@@ -187,6 +188,37 @@ type readTask struct {
 	FirstRowID    int64
 	HasDataSeq    bool
 	DataSeq       int64
+}
+
+// encode is t as the bytes Read's shuffle carries. A task crosses the
+// runner between planning and reading, and again between splitting and
+// reading its restrictions: as a Beam schema row it is decoded by the Java
+// runners, and Spark's could not decode it ("reached end of stream"); as
+// bytes no runner looks inside.
+func (t *readTask) encode() ([]byte, error) {
+	b, err := json.Marshal(t)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: encoding the read task of %s: %w", t.Table, err)
+	}
+	return b, nil
+}
+
+func decodeTask(b []byte) (readTask, error) {
+	var t readTask
+	if err := json.Unmarshal(b, &t); err != nil {
+		return t, fmt.Errorf("icebergio: decoding a read task: %w", err)
+	}
+	return t, nil
+}
+
+// mustDecodeTask is decodeTask for the restriction methods, which cannot
+// return an error; the bytes are always what encode made.
+func mustDecodeTask(b []byte) readTask {
+	t, err := decodeTask(b)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 // taskFile is a data or delete file as its manifest entry, with the id of
@@ -437,13 +469,17 @@ func (f *planReadFn) Setup(ctx context.Context) (err error) {
 	return err
 }
 
-func (f *planReadFn) ProcessElement(ctx context.Context, _ []byte, emit func(readTask)) error {
+func (f *planReadFn) ProcessElement(ctx context.Context, _ []byte, emit func([]byte)) error {
 	p, err := planRead(ctx, f.cat, f.Cfg, f.rs)
 	if err != nil {
 		return err
 	}
 	for _, t := range p.tasks {
-		emit(t)
+		b, err := t.encode()
+		if err != nil {
+			return err
+		}
+		emit(b)
 	}
 	f.files.Inc(ctx, int64(p.files))
 	return nil
@@ -480,24 +516,26 @@ func (f *readFn) Setup(ctx context.Context) (err error) {
 	return err
 }
 
-func (f *readFn) CreateInitialRestriction(t readTask) offsetrange.Restriction {
+func (f *readFn) CreateInitialRestriction(b []byte) offsetrange.Restriction {
+	t := mustDecodeTask(b)
 	return offsetrange.Restriction{Start: 0, End: t.units()}
 }
 
 // SplitRestriction splits a task into its row groups, unless delete files
 // apply to it: each read of a split would read them again.
-func (f *readFn) SplitRestriction(t readTask, r offsetrange.Restriction) []offsetrange.Restriction {
-	if t.hasDeletes() {
+func (f *readFn) SplitRestriction(b []byte, r offsetrange.Restriction) []offsetrange.Restriction {
+	if t := mustDecodeTask(b); t.hasDeletes() {
 		return []offsetrange.Restriction{r}
 	}
 	return r.EvenSplits(r.End - r.Start)
 }
 
 // RestrictionSize is the restriction's size in bytes.
-func (f *readFn) RestrictionSize(t readTask, r offsetrange.Restriction) float64 {
+func (f *readFn) RestrictionSize(b []byte, r offsetrange.Restriction) float64 {
 	if r.End <= r.Start {
 		return 0
 	}
+	t := mustDecodeTask(b)
 	_, n := t.unitRange(r.Start, r.End)
 	return float64(n)
 }
@@ -506,7 +544,11 @@ func (f *readFn) CreateTracker(r offsetrange.Restriction) *sdf.LockRTracker {
 	return sdf.NewLockRTracker(offsetrange.NewTracker(r))
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, t readTask, emit func(beam.X)) error {
+func (f *readFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, b []byte, emit func(beam.X)) error {
+	t, err := decodeTask(b)
+	if err != nil {
+		return err
+	}
 	r := rt.GetRestriction().(offsetrange.Restriction)
 	tr, err := f.reader(ctx, t)
 	if err != nil {
@@ -576,6 +618,7 @@ func (tr *taskReader) readRecords(ctx context.Context, task table.FileScanTask, 
 		return 0, err
 	}
 	var n int64
+	origin := Origin{File: task.File.FilePath(), Offset: task.Start}
 	for rec, rerr := range recs {
 		if rerr != nil {
 			return n, rerr
@@ -584,20 +627,52 @@ func (tr *taskReader) readRecords(ctx context.Context, task table.FileScanTask, 
 			rec.Release()
 			continue
 		}
-		var buf bytes.Buffer
-		w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()))
-		err := w.Write(rec)
+		stamped := withOrigin(rec, origin)
+		rec.Release()
+		origin.Batch++
+		// Sized up front: growing the buffer by doubling cleared and copied
+		// each batch several times over (a sixth of a full scan's CPU) and
+		// left up to twice its size garbage per batch.
+		buf := bytes.NewBuffer(make([]byte, 0, ipcSizeHint(stamped)))
+		w := ipc.NewWriter(buf, ipc.WithSchema(stamped.Schema()))
+		err := w.Write(stamped)
 		if err == nil {
 			err = w.Close()
 		}
-		n += rec.NumRows()
-		rec.Release()
+		n += stamped.NumRows()
+		stamped.Release()
 		if err != nil {
 			return n, fmt.Errorf("encoding Arrow IPC: %w", err)
 		}
 		yield(buf.Bytes())
 	}
 	return n, nil
+}
+
+// ipcSizeHint is about the size of rec as an Arrow IPC stream, not less
+// unless rec's arrays are slices: its buffers, each with room for padding,
+// and room for the schema and the message headers.
+func ipcSizeHint(rec arrow.RecordBatch) int {
+	n := 4096 + 256*int(rec.NumCols())
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += b.Len() + 64
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+		// Dictionary() is a typed nil, not nil, on other arrays.
+		if d.DataType().ID() == arrow.DICTIONARY {
+			add(d.Dictionary())
+		}
+	}
+	for _, c := range rec.Columns() {
+		add(c.Data())
+	}
+	return n
 }
 
 // DecodeRecords decodes an element of ReadRecords: one Arrow record batch
@@ -759,10 +834,8 @@ func (t *readTask) decode(meta table.Metadata) (table.FileScanTask, error) {
 }
 
 func init() {
-	register.DoFn3x1[context.Context, []byte, func(readTask), error](&planReadFn{})
-	register.DoFn4x1[context.Context, *sdf.LockRTracker, readTask, func(beam.X), error](&readFn{})
-	register.Emitter1[readTask]()
+	register.DoFn3x1[context.Context, []byte, func([]byte), error](&planReadFn{})
+	register.DoFn4x1[context.Context, *sdf.LockRTracker, []byte, func(beam.X), error](&readFn{})
+	register.Emitter1[[]byte]()
 	register.Emitter1[beam.X]()
-	beam.RegisterType(reflect.TypeOf((*readTask)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*taskFile)(nil)).Elem())
 }

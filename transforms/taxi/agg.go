@@ -72,7 +72,8 @@ func decodeKey(s string) (groupKey, error) {
 // reordered.
 type rowGroupSums struct {
 	File     int64   `beam:"file"`      // the file's position in path order
-	RowGroup int64   `beam:"row_group"` // the row group's index in its file
+	Path     string  `beam:"path"`      // the data file of an Iceberg split; empty for files
+	RowGroup int64   `beam:"row_group"` // the row group's index in its file; a split's byte offset
 	Distance float64 `beam:"distance"`
 	Fare     float64 `beam:"fare"`
 	TipPct   float64 `beam:"tip_pct"`
@@ -106,10 +107,13 @@ func (p *partial) merge(o partial) {
 func (p *partial) totals() (distance, fare, tipPct, revenue float64, err error) {
 	sums := slices.Clone(p.Sums)
 	slices.SortFunc(sums, func(a, b rowGroupSums) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.RowGroup, b.RowGroup))
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Path, b.Path), cmp.Compare(a.RowGroup, b.RowGroup))
 	})
 	for i, s := range sums {
-		if i > 0 && s.File == sums[i-1].File && s.RowGroup == sums[i-1].RowGroup {
+		if i > 0 && s.File == sums[i-1].File && s.Path == sums[i-1].Path && s.RowGroup == sums[i-1].RowGroup {
+			if s.Path != "" {
+				return 0, 0, 0, 0, fmt.Errorf("taxi: the split of %s at byte %d was aggregated twice", s.Path, s.RowGroup)
+			}
 			return 0, 0, 0, 0, fmt.Errorf("taxi: row group %d of input file %d was aggregated twice", s.RowGroup, s.File)
 		}
 		distance += s.Distance

@@ -68,32 +68,29 @@ type colBuf struct {
 	// the filtered columns.
 	null []bool
 
-	defs []int16
-	i32  []int32
-	f32  []float32
-	i96  []parquet.Int96
+	nulls []bool // null's array, kept while null is nil
+	defs  []int16
+	i32   []int32
+	f32   []float32
+	i96   []parquet.Int96
 }
 
-// freeBufs keeps column buffers from one row group to the next. It is not
-// a sync.Pool, which every GC empties: at a GC every few row groups, the
-// buffers would be allocated again almost each time.
-var freeBufs = make(chan *colBuf, 4*7*batchDepth)
+// freeBufs keeps column buffers from one row group to the next, across
+// one garbage collection (see pageAllocator). Each needed column has its
+// own: a buffer passed between columns of different types would end up
+// holding the slices of every type (a few hundred KB each, where one column
+// needs two or three).
+var freeBufs [7]sync.Pool // one per needed column, as in batch.cols
 
-func getColBuf() *colBuf {
-	select {
-	case b := <-freeBufs:
+// getColBuf is a buffer for the j-th needed column.
+func getColBuf(j int) *colBuf {
+	if b, _ := freeBufs[j].Get().(*colBuf); b != nil {
 		return b
-	default:
-		return new(colBuf)
 	}
+	return new(colBuf)
 }
 
-func putColBuf(b *colBuf) {
-	select {
-	case freeBufs <- b:
-	default:
-	}
-}
+func putColBuf(j int, b *colBuf) { freeBufs[j].Put(b) }
 
 // grow returns s with length n, reusing its array when large enough.
 func grow[T any](s []T, n int) []T {
@@ -158,7 +155,8 @@ func (c *colReader) read(b *colBuf, n int, start int64) (err error) {
 	// first; the definition levels say which rows they belong to.
 	b.null = nil
 	if nv < n {
-		b.null = grow(b.null[:0:cap(b.null)], n)
+		b.nulls = grow(b.nulls, n)
+		b.null = b.nulls
 		switch c.phys {
 		case parquet.Types.Int32:
 			spread(b.i32, defs, nv, c.maxDef, b.null)
@@ -391,7 +389,7 @@ func (tf *taxiFile) readRowGroup(_ context.Context, rg int, each func(*batch) er
 		ready[j] = make(chan colResult, batchDepth)
 		free[j] = make(chan *colBuf, batchDepth)
 		for range batchDepth {
-			free[j] <- getColBuf()
+			free[j] <- getColBuf(j)
 		}
 		wg.Add(1)
 		go func() {
@@ -417,11 +415,11 @@ func (tf *taxiFile) readRowGroup(_ context.Context, rg int, each func(*batch) er
 		wg.Wait()
 		for j := range readers {
 			for res := range ready[j] {
-				putColBuf(res.buf)
+				putColBuf(j, res.buf)
 			}
 			close(free[j])
 			for buf := range free[j] {
-				putColBuf(buf)
+				putColBuf(j, buf)
 			}
 		}
 	}()

@@ -146,11 +146,18 @@ func init() { register.DoFn1x0[DailyStat](&collectFn{}) }
 // by "date|payment".
 func runDailyStats(t *testing.T, input string) (map[string]DailyStat, error) {
 	t.Helper()
+	return runStats(t, func(s beam.Scope) beam.PCollection { return DailyStats(s, input) })
+}
+
+// runStats runs the pipeline that stats builds on prism and returns its
+// rows keyed by "date|payment".
+func runStats(t *testing.T, stats func(beam.Scope) beam.PCollection) (map[string]DailyStat, error) {
+	t.Helper()
 	p, s := beam.NewPipelineWithRoot()
 	run := t.Name()
 	// The Reshuffle makes the rows go through their coder (the schema row
 	// coder, with its optional fields), as they will on the way to a sink.
-	beam.ParDo0(s, &collectFn{Run: run}, beam.Reshuffle(s, DailyStats(s, input)))
+	beam.ParDo0(s, &collectFn{Run: run}, beam.Reshuffle(s, stats(s)))
 	collectMu.Lock()
 	delete(collected, run)
 	collectMu.Unlock()

@@ -158,11 +158,17 @@ func (fn *aggregateFn) ProcessElement(ctx context.Context, rg rowGroup, _ func(s
 	if err != nil {
 		return err
 	}
+	addRowGroup(fn.groups, accs)
+	return nil
+}
+
+// addRowGroup adds one row group's accumulators to a bundle's partials.
+func addRowGroup(groups map[groupKey]*partial, accs map[groupKey]*rowGroupAcc) {
 	for k, a := range accs {
-		p := fn.groups[k]
+		p := groups[k]
 		if p == nil {
 			p = new(partial)
-			fn.groups[k] = p
+			groups[k] = p
 		}
 		p.Trips += a.trips
 		p.Passengers += a.passengers
@@ -170,7 +176,6 @@ func (fn *aggregateFn) ProcessElement(ctx context.Context, rg rowGroup, _ func(s
 		p.RevenueN += a.revenueN
 		p.Sums = append(p.Sums, a.sums)
 	}
-	return nil
 }
 
 func (fn *aggregateFn) FinishBundle(_ context.Context, emit func(string, partial)) {

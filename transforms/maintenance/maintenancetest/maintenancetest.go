@@ -24,23 +24,14 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/tabletest"
 )
 
 // Catalog starts the embedded REST catalog in a temporary directory and
 // opens it.
 func Catalog(t testing.TB) (catalog.Config, icecatalog.Catalog) {
 	t.Helper()
-	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = stop() })
-	cat, err := catalog.Open(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cfg, cat
+	return tabletest.Catalog(t)
 }
 
 // Schema is the tables' first schema: n is an int, promoted to long by
