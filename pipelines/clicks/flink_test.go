@@ -44,7 +44,9 @@ type fault struct {
 	// commit runs when the sink's n-th data commit (1-based) reaches the
 	// catalog, before it is forwarded; forward says whether to forward it,
 	// after, when it is forwarded and applied, runs before the answer is
-	// sent.
+	// sent. Faults strike at the first commits: on a loaded machine the
+	// sink merges ready panes into few commits (two in a 60 s run was seen
+	// in CI), and a fault waiting for a later one never struck.
 	before func(f *faultCatalog, n int) (forward bool)
 	after  func(f *faultCatalog, n int)
 	// check looks at what the fault did, once the job has ended.
@@ -64,7 +66,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			// hands the same pane to the committer again.
 			name: "crash after commit",
 			after: func(f *faultCatalog, n int) {
-				if n == 3 {
+				if n == 1 {
 					f.pool.Crash()
 				}
 			},
@@ -73,7 +75,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 		{
 			name: "crash before commit",
 			before: func(f *faultCatalog, n int) bool {
-				if n == 3 {
+				if n == 1 {
 					f.pool.Crash()
 					return false
 				}
@@ -85,7 +87,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			// Every request fails at the connection for 15 s.
 			name: "catalog down 15s",
 			before: func(f *faultCatalog, n int) bool {
-				if n == 2 {
+				if n == 1 {
 					f.downFor(15 * time.Second)
 				}
 				return true
@@ -101,7 +103,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			// second for 10 s: each request sees 419s until it refreshes.
 			name: "burst of 419s",
 			before: func(f *faultCatalog, n int) bool {
-				if n == 2 {
+				if n == 1 {
 					go f.expireTokensFor(10 * time.Second)
 				}
 				return true
@@ -132,7 +134,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			interval: 25 * time.Microsecond,
 			args:     []string{"--write_shards=8"},
 			after: func(f *faultCatalog, n int) {
-				if n == 3 {
+				if n == 2 {
 					f.pool.Crash()
 				}
 			},

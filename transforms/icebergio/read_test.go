@@ -201,7 +201,7 @@ func eventsFrom(from, to int64, keep func(int64) bool) []event {
 func eventKey(e event) string { return fmt.Sprintf("%08d", e.ID) }
 
 // createEventsTable creates an unpartitioned table of events with props.
-func createEventsTable(t *testing.T, cat icecatalog.Catalog, name string, props iceberg.Properties) *table.Table {
+func createEventsTable(t testing.TB, cat icecatalog.Catalog, name string, props iceberg.Properties) *table.Table {
 	t.Helper()
 	ctx := context.Background()
 	ident, err := parseIdent(name)
