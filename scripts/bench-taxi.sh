@@ -51,6 +51,54 @@ COPY (
 print(con.execute(f"SELECT count(*) FROM read_parquet('{out}')").fetchone()[0], "groups")
 PY
 
+# duckdb_check.py OURS DUCK INPUT: our table's data files against DuckDB's
+# result, group by group (NULL keys included), every value to the cent. The
+# one difference allowed is a cent at a rounding tie: the seed's Spark rounds
+# the shortest decimal of a double half up (round(2.715, 2) = 2.72), DuckDB
+# the binary value (2.71), and our table follows Spark's (interop's
+# test_spark_parity: equal to Spark's to the bit). A one-cent difference
+# counts as a tie when DuckDB's own unrounded value, recomputed from INPUT,
+# is within 1e-9 of a half cent. Anything else exits 1.
+cat > "$CACHE/duckdb_check.py" <<'PY'
+import sys, duckdb
+ours, duck, src = sys.argv[1], sys.argv[2], sys.argv[3]
+cols = ["total_trips", "total_passengers", "avg_distance", "avg_fare", "avg_tip_percentage", "total_revenue"]
+unrounded = {"avg_distance": "avg(trip_distance)", "avg_fare": "avg(fare_amount)",
+             "avg_tip_percentage": "avg(round(tip_amount / fare_amount * 100, 2))", "total_revenue": "sum(total_amount)"}
+con = duckdb.connect()
+rows = con.execute(f"""
+SELECT o.trip_date, o.payment_type, d.trip_date, d.payment_type,
+       {", ".join(f"o.{c}, d.{c}" for c in cols)}
+FROM read_parquet('{ours}') o FULL OUTER JOIN read_parquet('{duck}') d
+  ON o.trip_date IS NOT DISTINCT FROM d.trip_date AND o.payment_type IS NOT DISTINCT FROM d.payment_type
+ORDER BY 1, 2""").fetchall()
+bad, ties = [], []
+for r in rows:
+    key = (r[0], r[1]) if r[4] is not None else (r[2], r[3])
+    if r[4] is None or r[5] is None:
+        bad.append((key, "missing in " + ("ours" if r[4] is None else "DuckDB's")))
+        continue
+    for i, c in enumerate(cols):
+        o, d = r[4 + 2 * i], r[5 + 2 * i]
+        if (o is None) != (d is None) or (o is not None and abs(o - d) >= 0.005):
+            if o is None or d is None or abs(abs(o - d) - 0.01) > 1e-6 or c not in unrounded:
+                bad.append((key, c, o, d))
+                continue
+            date = "IS NULL" if key[0] is None else f"= DATE '{key[0]}'"
+            pay = "IS NULL" if key[1] is None else f"= {key[1]}"
+            x = con.execute(f"""SELECT {unrounded[c]} FROM read_parquet('{src}')
+                WHERE trip_distance > 0 AND fare_amount > 0 AND passenger_count > 0
+                  AND CAST(tpep_pickup_datetime AS DATE) {date} AND payment_type {pay}""").fetchone()[0]
+            frac = abs(x) * 100 % 1
+            (ties if abs(frac - 0.5) < 1e-7 else bad).append((key, c, o, d, x))
+for b in bad[:10]:
+    print("differs:", b)
+tie_note = f"; {len(ties)} value(s) a cent apart at a rounding tie, rounded as Spark does" if ties else ""
+if bad:
+    sys.exit(f"our table differs from DuckDB's result: {len(bad)} difference(s) in {len(rows)} groups{tie_note}")
+print(f"tables equal to the cent: {len(rows)} groups{tie_note}")
+PY
+
 # inputs ROWS FILES: generates (once) FILES monthly files of ROWS/FILES rows
 # and prints their directory.
 inputs() {
@@ -98,6 +146,12 @@ bench() {
     wo+=("$w_o") mo+=("$m_o") wd+=("$w_d") md+=("$m_d")
   done
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  if [ "${OURS_ARGS[0]}" = "--local_dir=$CACHE/lakehouse" ]; then
+    # The last run's table: the lakehouse is new each run, so its data
+    # files are the current snapshot's.
+    "$CACHE/venv/bin/python" "$CACHE/duckdb_check.py" \
+      "$CACHE/lakehouse/warehouse/nyc_taxi.db/yellow_trips_analyzed/data/*.parquet" "$CACHE/duckdb_out.parquet" "$dir/*.parquet" >&2
+  fi
   echo "$rows $files $(median "${wo[@]}") $(median "${wd[@]}") $(median "${mo[@]}") $(median "${md[@]}")"
 }
 

@@ -8,9 +8,11 @@
 package taxi
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"reflect"
+	"sync"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
@@ -135,31 +137,89 @@ func (fn *expandFn) ProcessElement(ctx context.Context, _ []byte, emit func(rowG
 
 // aggregateFn folds the rows of each row group of its bundle into one
 // accumulator per group, collects them into one partial per group and emits
-// those when the bundle ends: memory is one row group's needed columns (read
-// in batches) plus the groups' per-row-group sums.
+// those when the bundle ends: memory is the needed columns of the row groups
+// in flight (read in batches) plus the groups' per-row-group sums.
+//
+// Row groups are read in the background, rowGroupsInFlight at a time: each
+// row group's fold is sequential (row order is the summation order), and
+// row groups are independent (their sums stay apart until finish sorts
+// them), so two of them keep both cores of a small worker busy where one
+// leaves a core idle whenever the fold waits for its slowest column and
+// between row groups (prism hands a worker every row group in one bundle).
 type aggregateFn struct {
-	groups map[groupKey]*partial
+	bundle *rowGroupWork
 }
 
-func (fn *aggregateFn) StartBundle(_ context.Context, _ func(string, partial)) {
-	fn.groups = map[groupKey]*partial{}
+// rowGroupsInFlight is the row groups an aggregateFn reads at once.
+const rowGroupsInFlight = 2
+
+// rowGroupWork is one bundle's row groups. Its goroutines hold it, not the
+// DoFn: one left running by a failed bundle must not touch the next's.
+type rowGroupWork struct {
+	ctx    context.Context // the bundle's, for the reads in the background
+	slots  chan struct{}   // a token per row group in flight
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	groups map[groupKey]*partial // under mu
+	err    error                 // the first failure; under mu
 }
 
-func (fn *aggregateFn) ProcessElement(ctx context.Context, rg rowGroup, _ func(string, partial)) error {
+func (fn *aggregateFn) StartBundle(ctx context.Context, _ func(string, partial)) {
+	fn.bundle = &rowGroupWork{
+		ctx:    ctx,
+		slots:  make(chan struct{}, rowGroupsInFlight),
+		groups: map[groupKey]*partial{},
+	}
+}
+
+func (fn *aggregateFn) ProcessElement(_ context.Context, rg rowGroup, _ func(string, partial)) error {
+	w := fn.bundle
+	select {
+	case w.slots <- struct{}{}:
+	case <-w.ctx.Done():
+		return w.ctx.Err()
+	}
+	w.mu.Lock()
+	err := w.err
+	w.mu.Unlock()
+	if err != nil {
+		<-w.slots
+		return err
+	}
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		accs, err := aggregate(w.ctx, rg)
+		w.mu.Lock()
+		if err != nil {
+			w.err = cmp.Or(w.err, err)
+		} else {
+			addRowGroup(w.groups, accs)
+		}
+		w.mu.Unlock()
+		<-w.slots
+	}()
+	return nil
+}
+
+// aggregate reads and folds one row group. A panic becomes its error, as
+// the runner would have made it of one in ProcessElement: here it would
+// end the worker.
+func aggregate(ctx context.Context, rg rowGroup) (_ map[groupKey]*rowGroupAcc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("taxi: %s: row group %d: %v", rg.Path, rg.Index, r)
+		}
+	}()
 	tf, err := openTaxiFile(ctx, rg.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer tf.Close()
 	if int(rg.Index) >= tf.pf.NumRowGroups() {
-		return fmt.Errorf("taxi: %s: row group %d is gone; the file changed while the pipeline ran", rg.Path, rg.Index)
+		return nil, fmt.Errorf("taxi: %s: row group %d is gone; the file changed while the pipeline ran", rg.Path, rg.Index)
 	}
-	accs, err := tf.aggregateRowGroup(ctx, rg.File, int(rg.Index))
-	if err != nil {
-		return err
-	}
-	addRowGroup(fn.groups, accs)
-	return nil
+	return tf.aggregateRowGroup(ctx, rg.File, int(rg.Index))
 }
 
 // addRowGroup adds one row group's accumulators to a bundle's partials.
@@ -178,11 +238,17 @@ func addRowGroup(groups map[groupKey]*partial, accs map[groupKey]*rowGroupAcc) {
 	}
 }
 
-func (fn *aggregateFn) FinishBundle(_ context.Context, emit func(string, partial)) {
-	for k, p := range fn.groups {
+func (fn *aggregateFn) FinishBundle(_ context.Context, emit func(string, partial)) error {
+	w := fn.bundle
+	fn.bundle = nil
+	w.wg.Wait()
+	if w.err != nil {
+		return w.err
+	}
+	for k, p := range w.groups {
 		emit(k.encode(), *p)
 	}
-	fn.groups = nil
+	return nil
 }
 
 // mergeFn adds up the integer aggregates of one group and collects its
