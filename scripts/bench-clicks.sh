@@ -30,6 +30,8 @@
 # DURATION/INTERVAL rows are committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/serve.sh
+source scripts/lib/serve.sh
 DURATION=${DURATION:-100s}
 INTERVAL=${INTERVAL:-1us}
 TRIGGER=${TRIGGER:-20}
@@ -44,16 +46,11 @@ mkdir -p "$CACHE"
 CGO_ENABLED=0 go build -trimpath -o "$CACHE/clicks" ./pipelines/clicks
 CGO_ENABLED=0 go build -trimpath -o "$CACHE/icebeam" ./cmd/icebeam
 
-"$CACHE/icebeam" serve --addr=127.0.0.1:0 --local_dir="$CACHE/lakehouse" > "$CACHE/serve.log" 2>&1 &
-SERVER=$!
 JOBSERVER_PID=
-trap 'kill "$SERVER" 2>/dev/null || true; [ -z "$JOBSERVER_PID" ] || scripts/jobserver.sh stop "$JOBSERVER_PID" >/dev/null 2>&1 || true' EXIT
-for _ in $(seq 100); do
-  URI=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$CACHE/serve.log")
-  [ -n "$URI" ] && break
-  sleep 0.1
-done
-[ -n "$URI" ] || { cat "$CACHE/serve.log"; echo "icebeam serve did not start" >&2; exit 1; }
+SERVE_PID=
+trap '[ -z "$SERVE_PID" ] || kill "$SERVE_PID" 2>/dev/null || true; [ -z "$JOBSERVER_PID" ] || scripts/jobserver.sh stop "$JOBSERVER_PID" >/dev/null 2>&1 || true' EXIT
+start_serve "$CACHE/icebeam" "$CACHE/lakehouse" "$CACHE/serve.log"
+URI=$SERVE_URI
 
 RUNNER_ARGS=()
 if [ "$RUNNER" = flink ]; then

@@ -22,6 +22,8 @@
 # (git-ignored): DuckDB from PyPI in a virtualenv, the inputs, the binaries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/serve.sh
+source scripts/lib/serve.sh
 RUNS=${RUNS:-5}
 CACHE=.cache/bench
 mkdir -p "$CACHE"
@@ -161,15 +163,10 @@ start_flink() {
   local uri
   CGO_ENABLED=0 go build -trimpath -o "$CACHE/icebeam" ./cmd/icebeam
   rm -rf "$CACHE/flink-lakehouse"
-  "$CACHE/icebeam" serve --addr=127.0.0.1:0 --local_dir="$CACHE/flink-lakehouse" > "$CACHE/serve.log" 2>&1 &
-  SERVE_PID=$!
-  trap 'kill "$SERVE_PID" 2>/dev/null || true; [ -z "${JOBSERVER_PID:-}" ] || scripts/jobserver.sh stop "$JOBSERVER_PID" >/dev/null 2>&1 || true' EXIT
-  for _ in $(seq 100); do
-    uri=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$CACHE/serve.log")
-    [ -n "$uri" ] && break
-    sleep 0.1
-  done
-  [ -n "$uri" ] || { cat "$CACHE/serve.log"; echo "icebeam serve did not start" >&2; exit 1; }
+  SERVE_PID=
+  trap '[ -z "${SERVE_PID:-}" ] || kill "$SERVE_PID" 2>/dev/null || true; [ -z "${JOBSERVER_PID:-}" ] || scripts/jobserver.sh stop "$JOBSERVER_PID" >/dev/null 2>&1 || true' EXIT
+  start_serve "$CACHE/icebeam" "$CACHE/flink-lakehouse" "$CACHE/serve.log"
+  uri=$SERVE_URI
   mkdir -p "$CACHE/flink-conf"
   printf 'parallelism.default: 2\ntaskmanager.numberOfTaskSlots: 2\n' > "$CACHE/flink-conf/flink-conf.yaml"
   read -r JOBSERVER_PID ENDPOINT < <(scripts/jobserver.sh start flink --job-port 0 \
