@@ -109,7 +109,7 @@ func TokenSource(ctx context.Context, cfg Config) (oauth2.TokenSource, error) {
 // authEndpoint resolves what authentication needs, also for a Config that
 // still waits for Launch to start the embedded catalog.
 func authEndpoint(cfg Config) (endpoint, error) {
-	if cfg.usesEmbedded() {
+	if cfg.Embedded() {
 		ep := endpoint{}
 		return ep, cfg.resolveAuth(&ep)
 	}

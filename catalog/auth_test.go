@@ -308,7 +308,7 @@ func TestGoogleAuthBigLakePresetAndGCS(t *testing.T) {
 
 	// The catalog server writes metadata through this process's gs
 	// factory, as the embedded catalog does: give it the emulator too.
-	setEmbeddedStorageConfig(Config{Auth: AuthGoogle, GCSEndpoint: gcsEndpoint})
+	UseStorageOf(Config{Auth: AuthGoogle, GCSEndpoint: gcsEndpoint})
 	t.Cleanup(func() { storageState.mu.Lock(); storageState.embedded = nil; storageState.mu.Unlock() })
 
 	cfg := Config{

@@ -13,7 +13,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -22,8 +21,6 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
-
-	"github.com/icebeam/icebeam/catalog/localcatalog"
 )
 
 // DefaultName is the catalog name used when --catalog_name is not set; it
@@ -145,38 +142,21 @@ func orDefault(v, def string) string {
 	return v
 }
 
-// Launch prepares cfg for a run. With a URI it returns cfg unchanged. Without
-// one it starts the embedded local catalog on a loopback port and returns a
-// Config pointing at it; stop shuts the server down once the pipeline is done.
-// Workers must receive the returned Config, not the original.
-func Launch(ctx context.Context, cfg Config) (resolved Config, stop func() error, err error) {
+// Resolve fills in what a run's workers need and cannot look up
+// themselves (the catalog name's default, --project when it is Beam's flag)
+// and checks that the flags fit together. A Config that names no catalog
+// (Embedded) is returned for launch.Catalog, which starts one.
+func Resolve(cfg Config) (Config, error) {
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
 	}
 	// Workers get the Config as JSON, without the flag it may come from.
 	cfg.Project = cfg.project()
-	if !cfg.usesEmbedded() {
-		if _, err := cfg.resolve(); err != nil {
-			return cfg, nil, err
-		}
-		return cfg, func() error { return nil }, nil
+	if cfg.Embedded() {
+		return cfg, nil
 	}
-	dir := orDefault(cfg.LocalDir, DefaultLocalDir)
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return cfg, nil, fmt.Errorf("catalog: local catalog directory %q: %w", dir, err)
-	}
-	// The server runs in this process and writes metadata through the same
-	// gs:// factory: give it this run's storage settings (--gcs_endpoint).
-	setEmbeddedStorageConfig(cfg)
-	srv, err := localcatalog.Listen("127.0.0.1:0", localcatalog.Options{Dir: abs, Warehouse: cfg.Warehouse})
-	if err != nil {
-		return cfg, nil, fmt.Errorf("catalog: starting the embedded local catalog in %s: %w", abs, err)
-	}
-	cfg.URI = srv.URL()
-	cfg.LocalDir = abs
-	cfg.Warehouse = ""
-	return cfg, srv.Close, nil
+	_, err := cfg.resolve()
+	return cfg, err
 }
 
 var (
@@ -192,8 +172,8 @@ var (
 // loaded from it read and write gs:// files with cfg's storage credentials
 // (see StorageClientOptions).
 func Open(ctx context.Context, cfg Config) (icecatalog.Catalog, error) {
-	if cfg.usesEmbedded() {
-		return nil, errors.New("catalog: no catalog URI (call catalog.Launch before Open to start the embedded catalog)")
+	if cfg.Embedded() {
+		return nil, errors.New("catalog: no catalog URI (call launch.Catalog before Open to start the embedded catalog)")
 	}
 	ep, err := cfg.resolve()
 	if err != nil {

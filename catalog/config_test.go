@@ -2,22 +2,14 @@ package catalog
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/iceberg-go/table"
-	"github.com/fsouza/fake-gcs-server/fakestorage"
 )
 
 func TestFlagsAndRedaction(t *testing.T) {
@@ -155,80 +147,15 @@ func TestProjectFlagSharedWithBeam(t *testing.T) {
 	if *beamProject != "p1" {
 		t.Fatalf("beam's flag = %q", *beamProject)
 	}
-	resolved, stop, err := Launch(context.Background(), cfg)
+	resolved, err := Resolve(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer stop()
 	if resolved.Project != "p1" || resolved.URI != "" {
-		t.Errorf("Launch: project %q, uri %q; want p1 and no embedded catalog", resolved.Project, resolved.URI)
+		t.Errorf("Resolve: project %q, uri %q; want p1 and no embedded catalog", resolved.Project, resolved.URI)
 	}
 	b, _ := json.Marshal(resolved)
 	if !strings.Contains(string(b), `"project":"p1"`) {
 		t.Errorf("workers would not get the project: %s", b)
-	}
-}
-
-// TestEmbeddedCatalog: Launch without a URI starts the local catalog; local
-// file tables keep working, and a gs:// warehouse goes through --gcs_endpoint
-// for the server's metadata writes and the client's data files alike.
-func TestEmbeddedCatalog(t *testing.T) {
-	ctx := context.Background()
-	for _, tc := range []struct{ name, warehouse string }{{"file", ""}, {"gcs", "gs://embedded-bucket/wh"}} {
-		t.Run(tc.name, func(t *testing.T) {
-			cfg := Config{LocalDir: t.TempDir(), Warehouse: tc.warehouse}
-			if tc.warehouse != "" {
-				srv, err := fakestorage.NewServerWithOptions(fakestorage.Options{Scheme: "http", Host: "127.0.0.1", Writer: io.Discard})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer srv.Stop()
-				srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: "embedded-bucket"})
-				cfg.GCSEndpoint = srv.URL() + "/storage/v1/"
-				t.Cleanup(func() { storageState.mu.Lock(); storageState.embedded = nil; storageState.mu.Unlock() })
-			}
-			resolved, stop, err := Launch(ctx, cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer stop()
-			cat, err := Open(ctx, resolved)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tbl := createTable(t, cat, "ns", "t")
-			wantPrefix := "file://" + resolved.LocalDir
-			if tc.warehouse != "" {
-				wantPrefix = tc.warehouse
-			}
-			if !strings.HasPrefix(tbl.Location(), wantPrefix) {
-				t.Errorf("table location %s, want under %s", tbl.Location(), wantPrefix)
-			}
-			sc := arrow.NewSchema([]arrow.Field{
-				{Name: "id", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
-				{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true},
-			}, nil)
-			b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-			b.Field(0).(*array.Int64Builder).AppendValues([]int64{7, 35}, nil)
-			b.Field(1).(*array.StringBuilder).AppendValues([]string{"a", "b"}, nil)
-			rec := b.NewRecordBatch()
-			at := array.NewTableFromRecords(sc, []arrow.RecordBatch{rec})
-			if _, err := tbl.AppendTable(ctx, at, 10, nil); err != nil {
-				t.Fatal(err)
-			}
-			back, err := cat.LoadTable(ctx, table.Identifier{"ns", "t"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := back.Scan().ToArrowTable(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer got.Release()
-			ids := got.Column(0).Data().Chunk(0).(*array.Int64)
-			if got.NumRows() != 2 || ids.Value(0)+ids.Value(1) != 42 {
-				t.Errorf("read back %d rows", got.NumRows())
-			}
-		})
 	}
 }

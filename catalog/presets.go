@@ -49,8 +49,9 @@ type endpoint struct {
 	scope     string // google and oauth2
 }
 
-// usesEmbedded reports whether cfg asks for the embedded local catalog.
-func (c Config) usesEmbedded() bool {
+// Embedded reports whether cfg names no catalog: a run then starts the
+// embedded local catalog (launch.Catalog).
+func (c Config) Embedded() bool {
 	return c.URI == "" && (c.Preset == "" || c.Preset == PresetREST)
 }
 
@@ -72,7 +73,7 @@ func (c Config) resolve() (endpoint, error) {
 	switch c.Preset {
 	case "", PresetREST:
 		if c.URI == "" {
-			return ep, fmt.Errorf("catalog: no catalog URI (set --catalog_uri, or call catalog.Launch to start the embedded catalog)")
+			return ep, fmt.Errorf("catalog: no catalog URI (set --catalog_uri, or call launch.Catalog to start the embedded catalog)")
 		}
 	case PresetBigLake:
 		p := c.project()

@@ -41,15 +41,16 @@ var storageState struct {
 	mu      sync.Mutex
 	configs map[string]Config          // by storageConfigProp id
 	clients map[string]*storage.Client // by credentials + endpoint
-	// embedded is the Config of the embedded catalog started by Launch,
+	// embedded is the Config of the embedded catalog started by launch.Catalog,
 	// whose server writes table metadata through this same factory
 	// without any icebeam property.
 	embedded *Config
 }
 
-// setEmbeddedStorageConfig makes cfg's storage settings the ones gs://
-// files use when no Config is named (the embedded catalog's own writes).
-func setEmbeddedStorageConfig(cfg Config) {
+// UseStorageOf makes cfg's storage settings (--gcs_endpoint, credentials)
+// the ones gs:// files use when no Config names them: those of an embedded
+// catalog server writing table metadata in this process.
+func UseStorageOf(cfg Config) {
 	storageState.mu.Lock()
 	defer storageState.mu.Unlock()
 	storageState.embedded = &cfg

@@ -423,7 +423,7 @@ func NewCatalog(t testing.TB, tokens *TokenServer, opts localcatalog.Options, wr
 
 // Guarded serves h behind a guard as NewCatalog does, for catalogs other
 // than a fresh local one, such as a reverse proxy to the embedded catalog
-// that catalog.Launch starts.
+// that launch.Catalog starts.
 func Guarded(t testing.TB, tokens *TokenServer, h http.Handler, wrap ...func(http.Handler) http.Handler) *Catalog {
 	t.Helper()
 	inner := h

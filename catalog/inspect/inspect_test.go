@@ -14,6 +14,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/inspect"
+	"github.com/icebeam/icebeam/internal/launch"
 )
 
 func sample() *inspect.Rows {
@@ -76,7 +77,7 @@ func TestSelectLimitWrite(t *testing.T) {
 // Read scans a real table of the embedded catalog into plain values.
 func TestRead(t *testing.T) {
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stop() })
 	cat, err := catalog.Open(ctx, cfg)

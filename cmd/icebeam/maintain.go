@@ -12,6 +12,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/maintenance"
 )
 
@@ -53,14 +54,14 @@ func runMaintain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stderr, "icebeam maintain: --parallelism=%d: want at least 1\n", *parallelism)
 		return errUsage
 	}
-	if cfg.URI == "" && (cfg.Preset == "" || cfg.Preset == catalog.PresetREST) {
+	if cfg.Embedded() {
 		// Maintenance must not create an empty lakehouse where none was.
 		db := filepath.Join(cfg.LocalDir, localcatalog.DBFile)
 		if _, err := os.Stat(db); err != nil {
 			return fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri)", db)
 		}
 	}
-	resolved, stop, err := catalog.Launch(ctx, cfg)
+	resolved, stop, err := launch.Catalog(ctx, cfg)
 	if err != nil {
 		return err
 	}

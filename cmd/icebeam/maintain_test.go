@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	mt "github.com/icebeam/icebeam/transforms/maintenance/maintenancetest"
 )
 
@@ -19,7 +20,7 @@ import (
 func TestMaintain(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: dir})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: dir})
 	require.NoError(t, err)
 	cat, err := catalog.Open(ctx, cfg)
 	require.NoError(t, err)
@@ -44,7 +45,7 @@ func TestMaintain(t *testing.T) {
 	require.Contains(t, out.String(), "3 groups: 42 data files (")
 	require.Contains(t, out.String(), "rewritten as 3")
 
-	cfg, stop, err = catalog.Launch(ctx, catalog.Config{LocalDir: dir})
+	cfg, stop, err = launch.Catalog(ctx, catalog.Config{LocalDir: dir})
 	require.NoError(t, err)
 	defer stop()
 	cat, err = catalog.Open(ctx, cfg)

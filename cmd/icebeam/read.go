@@ -22,6 +22,7 @@ import (
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/inspect"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/launch"
 )
 
 // tableArg is NS.TABLE with the optional @REF and #HASH suffixes.
@@ -150,14 +151,14 @@ func (c *readCommand) resolveRef() error {
 // load opens the catalog (starting the embedded one when no URI is given)
 // and loads the table.
 func (c *readCommand) load(ctx context.Context) (*table.Table, func() error, error) {
-	if c.cfg.URI == "" && (c.cfg.Preset == "" || c.cfg.Preset == catalog.PresetREST) {
+	if c.cfg.Embedded() {
 		// Reading must not create an empty lakehouse where none was.
 		db := filepath.Join(c.cfg.LocalDir, localcatalog.DBFile)
 		if _, err := os.Stat(db); err != nil {
 			return nil, nil, fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri): %w", db, err)
 		}
 	}
-	cfg, stop, err := catalog.Launch(ctx, c.cfg)
+	cfg, stop, err := launch.Catalog(ctx, c.cfg)
 	if err != nil {
 		return nil, nil, err
 	}

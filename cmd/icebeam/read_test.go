@@ -30,6 +30,7 @@ import (
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/authtest"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	"github.com/icebeam/icebeam/internal/launch"
 )
 
 // fixture is a table written with iceberg-go, and what is known about it
@@ -108,7 +109,7 @@ func newFixture(t *testing.T, cat icecatalog.Catalog, uri string) *fixture {
 func localFixture(t *testing.T) *fixture {
 	t.Helper()
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stop() })
 	cat, err := catalog.Open(ctx, cfg)
@@ -418,7 +419,7 @@ func TestReadBigLakePreset(t *testing.T) {
 func TestReadEmbedded(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: dir})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: dir})
 	require.NoError(t, err)
 	cat, err := catalog.Open(ctx, cfg)
 	require.NoError(t, err)

@@ -39,10 +39,11 @@ type Server struct {
 }
 
 // Start starts a job server for runner ("flink" or "spark") and stops it
-// when t ends. A test on a machine without Java and Maven is skipped unless
+// when t ends. flinkConf lines ("key: value") go into a Flink cluster's
+// flink-conf.yaml, as an operator would set them. A test on a machine without Java and Maven is skipped unless
 // Required. Each test gets its own server: Beam's job service does not
 // stop a cancelled Flink job, which would keep the slots a later job needs.
-func Start(t testing.TB, runner string) *Server {
+func Start(t testing.TB, runner string, flinkConf ...string) *Server {
 	t.Helper()
 	if testing.Short() {
 		t.Skipf("starts a %s job server", runner)
@@ -64,6 +65,9 @@ func Start(t testing.TB, runner string) *Server {
 		}
 		yaml := "parallelism.default: 2\ntaskmanager.numberOfTaskSlots: 2\n" +
 			"state.checkpoints.dir: file://" + filepath.Join(dir, "checkpoints") + "\n"
+		for _, line := range flinkConf {
+			yaml += line + "\n"
+		}
 		if err := os.WriteFile(filepath.Join(conf, "flink-conf.yaml"), []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -20,6 +20,7 @@ import (
 	"strings"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // launcherOptions are Dataflow pipeline options that the Flex Template
@@ -161,20 +162,14 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-// Runner is the --runner flag as beamx reads it, lower-cased and without the
-// "Runner" suffix of the Java-style names (DataflowRunner, FlinkRunner) that
-// Beam registers as aliases; empty means prism.
-func Runner() string {
-	f := flag.Lookup("runner")
-	if f == nil || f.Value.String() == "" {
-		return "prism"
-	}
-	r := strings.ToLower(f.Value.String())
-	if t := strings.TrimSuffix(r, "runner"); t != "" {
-		r = t
-	}
-	return r
-}
+// Runner is the --runner flag as given, lower-cased and without the
+// "Runner" suffix of the Java-style names (DataflowRunner, FlinkRunner)
+// that Beam registers as aliases; empty means prism.
+func Runner() string { return portable.Runner() }
+
+// Portable reports whether --runner submits to a Beam job server (Flink,
+// Spark, or any other through --runner=universal).
+func Portable() bool { return portable.Portable() }
 
 // Fatalf logs a job's fatal error at ERROR, as its last line, and exits 1.
 // (log.Fatalf would log it at INFO: Beam routes the log package through
@@ -226,12 +221,9 @@ func InFlexTemplate() bool { return os.Getenv("FLEX_TEMPLATE_GO_BINARY") != "" }
 //     exit, and Dataflow's runner would otherwise wait for the job to finish,
 //     which a streaming job never does.
 //
-// With --worker_pool it does not return: the process serves as an external
-// worker pool until it is stopped.
+// (--worker_pool, which makes the process an external worker pool, is
+// served by beam.Init: see internal/portable.)
 func ConfigureRunner() {
-	if *workerPool != "" {
-		serveWorkerPool(*workerPool)
-	}
 	if Local() {
 		quietRunnerFailures()
 		return

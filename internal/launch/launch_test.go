@@ -11,6 +11,10 @@ import (
 	"testing"
 	"time"
 
+	// The runners' flags (--dry_run, --template_location ...), as a main
+	// that calls beamx.Run has them.
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+
 	"github.com/icebeam/icebeam/catalog"
 )
 

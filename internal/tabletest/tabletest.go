@@ -16,6 +16,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 )
 
 // Catalog starts the embedded REST catalog in a temporary directory and
@@ -23,7 +24,7 @@ import (
 func Catalog(t testing.TB) (catalog.Config, icecatalog.Catalog) {
 	t.Helper()
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

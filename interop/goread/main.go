@@ -36,6 +36,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
@@ -220,7 +221,7 @@ func main() {
 		}
 		tallies := beam.ParDo(s, &sumFn{Column: *sum}, icebergio.ReadRecords(s, read))
 		beam.ParDo0(s, collectTally, beam.Combine(s, addTallies, tallies))
-		if _, err := launch.Run(ctx, p); err != nil {
+		if err := beamx.Run(ctx, p); err != nil {
 			launch.Fatalf("goread: %v", err)
 		}
 		out, _ := json.Marshal(map[string]any{"rows": total.Rows, "sum": total.Sum})
@@ -236,7 +237,7 @@ func main() {
 		launch.Fatalf("goread: %v", err)
 	}
 	beam.ParDo0(s, collect, icebergio.Read(s, read, rowType))
-	if _, err := launch.Run(ctx, p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		launch.Fatalf("goread: %v", err)
 	}
 	out := json.NewEncoder(os.Stdout)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/faulttest"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
@@ -19,11 +21,11 @@ func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
 		t.Skip("streams until the job fails")
 	}
 	const trigger = 10 * time.Second
-	f := newFaultCatalog(t, fault{before: func(f *faultCatalog, _ int) bool {
-		f.downFor(time.Hour) // from the first data commit on
+	cat := faulttest.NewCatalog(t, faulttest.Fault{Before: func(c *faulttest.Catalog, _ int) bool {
+		c.DownFor(time.Hour) // from the first data commit on
 		return false
 	}})
-	cat, tokens := f.cat, f.cat.Tokens
+	tokens := cat.Tokens
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, pipelineBin.Path(t), "--catalog_uri="+cat.URL,
@@ -64,7 +66,7 @@ func TestCatalogThatStaysDownFailsTheJob(t *testing.T) {
 // A streaming pipeline on Spark is refused before anything is submitted,
 // naming the missing runner feature.
 func TestSparkRefusesStreaming(t *testing.T) {
-	cat, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	cat, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

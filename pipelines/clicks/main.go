@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/google/uuid"
 
@@ -87,7 +88,7 @@ func main() {
 	}
 	ctx := context.Background()
 
-	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
 	if err != nil {
 		launch.Fatalf("clicks: %v", err)
 	}
@@ -100,12 +101,8 @@ func main() {
 		}
 	}
 
-	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
 	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn}
-	if launch.Portable() {
-		gen.BundleLength = time.Second // see clicks.Config.BundleLength
-	}
 	rows := clicks.Generate(s, gen)
 	writeCfg.Catalog = cfg
 	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, rows)
@@ -114,7 +111,7 @@ func main() {
 		stopOnSignal()
 	}
 	start := time.Now()
-	if _, err := launch.Run(ctx, p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		stop()
 		launch.Fatalf("clicks: job failed: %v", launch.Failed(err))
 	}

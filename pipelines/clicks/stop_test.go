@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/faulttest"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/internal/syncbuf"
 )
@@ -21,7 +23,7 @@ var summaryLine = regexp.MustCompile(`Committed (\d+) rows in 1 snapshots to 1 t
 // default 20 s trigger has not fired yet): the job exits 0 and the table
 // holds every row generated, 0..N-1, once.
 func TestInterruptCommitsTheOpenWindow(t *testing.T) {
-	cfg, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestInterruptCommitsTheOpenWindow(t *testing.T) {
 		t.Fatalf("no summary of one commit:\n%s", launchtest.Tail(out.String()))
 	}
 	n, _ := strconv.Atoi(m[1])
-	seqs := readSeqs(t, loadTable(t, cfg.URI, "clicks.user_clicks").Scan())
+	seqs := faulttest.ReadSeqs(t, loadTable(t, cfg.URI, "clicks.user_clicks").Scan())
 	slices.Sort(seqs)
 	for i, s := range seqs {
 		if s != int64(i) {

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -65,7 +66,7 @@ func main() {
 		launch.Fatalf("clicks_per_minute: %v", err)
 	}
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
 	if err != nil {
 		launch.Fatalf("clicks_per_minute: %v", err)
 	}
@@ -90,7 +91,6 @@ func main() {
 		changes.From = from
 		log.Printf("clicks_per_minute: %s", note)
 	}
-	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
 	rows := icebergio.ReadChanges(s.Scope("ReadFromIceberg"), changes, reflect.TypeFor[clicks.Click]())
 	counts := clicks.PerWindow(s, *windowSize, rows)
@@ -101,7 +101,7 @@ func main() {
 		WriterID:            "clicks_per_minute-" + uuid.NewString(),
 		PartitionBy:         []string{"day(window_start)"},
 	}, counts)
-	if _, err := launch.Run(ctx, p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		stop()
 		launch.Fatalf("clicks_per_minute: job failed: %v", launch.Failed(err))
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
@@ -134,7 +135,7 @@ func TestRestartCountsEveryWindowOnce(t *testing.T) {
 	}
 	bin := pipelineBin.Path(t)
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
@@ -64,14 +65,14 @@ func run(ctx context.Context) error {
 	if err := launch.CheckCatalog(catalogFlags); err != nil {
 		return err
 	}
-	if catalogFlags.URI == "" && (catalogFlags.Preset == "" || catalogFlags.Preset == catalog.PresetREST) {
+	if catalogFlags.Embedded() {
 		// Maintenance must not create an empty lakehouse where none was.
 		db := filepath.Join(catalogFlags.LocalDir, localcatalog.DBFile)
 		if _, err := os.Stat(db); err != nil {
 			return fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri)", db)
 		}
 	}
-	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
 	if err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ func run(ctx context.Context) error {
 	// The compaction runs as a Beam job; the other actions change
 	// metadata only, from this process.
 	exec := maintenance.OnBeam(cfg, func(ctx context.Context, p *beam.Pipeline) (bool, error) {
-		if _, err := launch.Run(ctx, p); err != nil {
+		if err := beamx.Run(ctx, p); err != nil {
 			return false, fmt.Errorf("the rewrite job failed: %w", launch.Failed(err))
 		}
 		return launch.Waits(), nil

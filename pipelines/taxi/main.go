@@ -31,6 +31,7 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 
@@ -105,7 +106,7 @@ func run(ctx context.Context) error {
 		log.Printf("taxi: reading %d Parquet files from %s", n, in)
 	}
 
-	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ func run(ctx context.Context) error {
 	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, stats)
 
 	start := time.Now()
-	if _, err := launch.Run(ctx, p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		return fmt.Errorf("job failed, table %s.%s left as it was: %w", *namespace, *tableName, launch.Failed(err))
 	}
 	if !launch.Waits() {

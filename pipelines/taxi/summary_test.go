@@ -9,6 +9,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/transforms/taxi"
 )
@@ -18,7 +19,7 @@ import (
 // reports the previous run's snapshot as its own.
 func TestEmptyResultKeepsTheTable(t *testing.T) {
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
@@ -21,7 +22,7 @@ import (
 func BenchmarkStreamToIceberg(b *testing.B) {
 	const duration, trigger = 20 * time.Second, 5 * time.Second
 	for range b.N {
-		cfg, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: b.TempDir()})
+		cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
 		}

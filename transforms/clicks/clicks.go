@@ -20,6 +20,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // Click is one generated row; its beam tags are the Iceberg column names.
@@ -65,7 +67,8 @@ type Config struct {
 	// Sequenced emits SequencedClick rows instead of Click.
 	Sequenced bool
 	// BundleLength is how long the generator emits, sleeping between due
-	// rows, before it ends a bundle (default 100ms). Bundles must end:
+	// rows, before it ends a bundle (default 100ms; 1s on portable runners,
+	// see below). Bundles must end:
 	// prism passes a bundle's output on only when it ends, and Flink
 	// checkpoints between bundles. On Beam's portable Flink runner they
 	// must not end often: its 2.70 release keeps a state name for every
@@ -96,10 +99,15 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	}
 	if cfg.BundleLength <= 0 {
 		cfg.BundleLength = defaultBundle
+		if portable.Portable() {
+			cfg.BundleLength = time.Second
+		}
 	}
 	length := cfg.Duration
 	if length == 0 {
 		length = unbounded
+	} else {
+		s = portable.StreamEndsAt(s, cfg.Start.Add(length))
 	}
 	sp := span{StartNanos: cfg.Start.UnixNano(), IntervalNanos: int64(cfg.Interval), Rows: int64(length / cfg.Interval)}
 	row := reflect.TypeFor[Click]()

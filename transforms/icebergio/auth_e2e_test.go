@@ -26,6 +26,7 @@ import (
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/authtest"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
+	ilaunch "github.com/icebeam/icebeam/internal/launch"
 	clickgen "github.com/icebeam/icebeam/transforms/clicks"
 )
 
@@ -324,7 +325,7 @@ func TestTokenRefreshOAuth2WithGCS(t *testing.T) {
 	keyFile := tokens.WriteServiceAccountKey(t, tokenSrv.GoogleTokenURL())
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", keyFile)
 
-	embedded, stop, err := catalog.Launch(ctx, catalog.Config{
+	embedded, stop, err := ilaunch.Catalog(ctx, catalog.Config{
 		LocalDir: t.TempDir(), Warehouse: "gs://lake/wh", GCSEndpoint: gcsEndpoint, Auth: catalog.AuthGoogle,
 	})
 	require.NoError(t, err)

@@ -21,6 +21,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // StartKind says where ReadChanges starts.
@@ -203,6 +204,9 @@ func ReadChanges(s beam.Scope, cfg ChangesConfig, rowType reflect.Type) beam.PCo
 	}
 	if err := cfg.check(rs); err != nil {
 		panic(err)
+	}
+	if !cfg.StopAt.IsZero() {
+		s = portable.StreamEndsAt(s, cfg.StopAt)
 	}
 	return beam.ParDo(s, &changesFn{Cfg: cfg, RowType: beam.EncodedType{T: rowType}}, beam.Impulse(s),
 		beam.TypeDefinition{Var: beam.XType, T: rowType})

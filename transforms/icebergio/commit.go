@@ -19,11 +19,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
-	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
-	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
 // Snapshot summary and table property keys that carry commit ids.
@@ -343,65 +342,36 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 	if err != nil {
 		return res, err
 	}
-	var tbl *table.Table
-	if err := s.retry(ctx, deadline, dest, "reloading before commit", func() (err error) {
-		tbl, err = s.cat.LoadTable(ctx, ident)
-		return err
-	}); err != nil {
-		w.discard(ctx, s, w.tbl)
-		return res, fmt.Errorf("icebergio: table %s commit %s: reloading before commit: %w", dest, commitID, err)
+	done, err := commit.Commit(ctx, s.cat, commit.Request{
+		Ident:  ident,
+		Name:   fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
+		Lookup: func(tbl *table.Table) (int64, bool) { return s.landed(tbl, commitID) },
+		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
+			if attempt > 1 {
+				conflictsCounter.Inc(ctx, 1)
+			}
+			return s.stage(ctx, tbl, tx, replace, w.schema, files, commitID, props)
+		},
+		Deadline: deadline,
+		Window:   s.retryFor(),
+		Discard: func(ctx context.Context, tbl *table.Table) {
+			if tbl == nil {
+				tbl = w.tbl
+			}
+			w.discard(ctx, s, tbl)
+		},
+	})
+	if err != nil {
+		return res, err
 	}
-	// A replayed pane, or a duplicate attempt of this bundle that landed
-	// while we wrote.
-	if id, ok := s.landed(tbl, commitID); ok {
-		return s.skip(ctx, res, tbl, id, w), nil
+	if done.Replayed {
+		// A replayed pane, or a duplicate attempt of this bundle that
+		// landed while we wrote.
+		return s.skip(ctx, res, done.Table, done.SnapshotID, w), nil
 	}
-	maybeLanded := false // an attempt ended in an unknown state
-	for attempt, backoff := 1, firstBackoff; ; attempt++ {
-		snap, err := s.tryCommit(ctx, tbl, replace, w.schema, files, commitID, props)
-		if err == nil {
-			res.SnapshotID = snap
-			break
-		}
-		conflict := errors.Is(err, table.ErrCommitFailed)
-		if !conflict && !transient(err) {
-			if !maybeLanded {
-				w.discard(ctx, s, tbl)
-			}
-			return res, fmt.Errorf("icebergio: table %s commit %s failed: %w", dest, commitID, err)
-		}
-		maybeLanded = maybeLanded || catalog.CommitStateUnknown(err)
-		// Reload and look for our commit id: after an unknown state the
-		// server may have applied it; after a conflict a zombie attempt of
-		// this same bundle may be the one that won.
-		var fresh *table.Table
-		if rerr := s.retry(ctx, deadline, dest, "reloading after a failed commit", func() (err error) {
-			fresh, err = s.cat.LoadTable(ctx, ident)
-			return err
-		}); rerr != nil {
-			return res, fmt.Errorf("icebergio: table %s commit %s: reloading after %v: %w", dest, commitID, err, rerr)
-		}
-		if id, ok := s.landed(fresh, commitID); ok {
-			if !maybeLanded {
-				// Someone else (a duplicate attempt) committed it.
-				return s.skip(ctx, res, fresh, id, w), nil
-			}
-			res.SnapshotID = id
-			break
-		}
-		if time.Now().Add(backoff).After(deadline) {
-			if !maybeLanded {
-				w.discard(ctx, s, tbl)
-			}
-			return res, fmt.Errorf("icebergio: table %s commit %s failed after %d attempts in %v: %w", dest, commitID, attempt, s.retryFor(), err)
-		}
-		conflictsCounter.Inc(ctx, 1)
-		log.Warnf(ctx, "icebergio: table %s commit %s attempt %d: %v; retrying", dest, commitID, attempt, err)
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return res, fmt.Errorf("icebergio: table %s commit %s: %w", dest, commitID, err)
-		}
-		backoff = min(2*backoff, maxBackoff)
-		tbl = fresh
+	res.SnapshotID = done.SnapshotID
+	if done.AfterCommit != nil {
+		log.Warnf(ctx, "icebergio: table %s commit %s landed; after it: %v", dest, commitID, done.AfterCommit)
 	}
 	ms := time.Since(start).Milliseconds()
 	latencyDist.Update(ctx, ms)
@@ -415,38 +385,10 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 	return res, nil
 }
 
-const (
-	firstBackoff = 100 * time.Millisecond
-	maxBackoff   = 5 * time.Second
-)
-
-// retry runs op until it succeeds, fails in a way a retry cannot mend, or
-// the deadline is near. Catalog calls it wraps are reads and creates, safe
-// to repeat.
+// retry runs op, a catalog read or create that is safe to repeat, until it
+// succeeds, fails in a way a retry cannot mend, or the deadline is near.
 func (s *sink) retry(ctx context.Context, deadline time.Time, dest, what string, op func() error) error {
-	for attempt, backoff := 1, firstBackoff; ; attempt++ {
-		err := op()
-		if err == nil || !transient(err) {
-			return err
-		}
-		if time.Now().Add(backoff).After(deadline) {
-			return fmt.Errorf("%w (failing for %v, %d attempts)", err, s.retryFor(), attempt)
-		}
-		log.Warnf(ctx, "icebergio: table %s: %s, attempt %d: %v; retrying", dest, what, attempt, err)
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return err
-		}
-		backoff = min(2*backoff, maxBackoff)
-	}
-}
-
-// transient reports failures a retry may mend: those that leave a commit
-// in an unknown state (5xx, an unreachable catalog), and tokens the catalog
-// rejected even after the transport renewed them once (a burst of 419s
-// while an identity service catches up). A rejected request did nothing.
-func transient(err error) bool {
-	return catalog.CommitStateUnknown(err) || errors.Is(err, rest.ErrUnauthorized) ||
-		errors.Is(err, rest.ErrAuthorizationExpired)
+	return commit.Retry(ctx, deadline, s.retryFor(), "icebergio: table "+dest, what, op)
 }
 
 // skip reports a pane that had already landed (as snapshot id) and removes
@@ -540,54 +482,45 @@ func lockTable(key string) (unlock func()) {
 	return mu.(*sync.Mutex).Unlock
 }
 
-// tryCommit makes one commit attempt on tbl and returns the new snapshot id.
-func (s *sink) tryCommit(ctx context.Context, tbl *table.Table, replace bool, writeSchema *iceberg.Schema, files []iceberg.DataFile, commitID string, summary iceberg.Properties) (int64, error) {
-	tx := tbl.NewTransaction()
+// stage stages the pane's commit on tx, a transaction on tbl.
+func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transaction, replace bool, writeSchema *iceberg.Schema, files []iceberg.DataFile, commitID string, summary iceberg.Properties) error {
 	props := iceberg.Properties{CommitIDKey: commitID}
 	for k, v := range summary {
 		props[k] = v
 	}
 	if replace {
 		if err := s.evolveSchema(tx, tbl.Schema()); err != nil {
-			return 0, err
+			return err
 		}
 		staged, err := tx.StagedTable()
 		if err != nil {
-			return 0, err
+			return err
 		}
 		if !staged.Schema().Equals(writeSchema) {
-			return 0, fmt.Errorf("the table schema changed concurrently while replacing it (now %s)", staged.Schema())
+			return fmt.Errorf("the table schema changed concurrently while replacing it (now %s)", staged.Schema())
 		}
 		current, err := currentDataFiles(ctx, tbl)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		if err := tx.ReplaceDataFilesWithDataFiles(ctx, current, files, props); err != nil {
-			return 0, err
+			return err
 		}
 	} else if err := tx.AddDataFiles(ctx, files, props, table.WithoutDuplicateCheck()); err != nil {
 		// The files have fresh unique names: no need to scan every manifest.
-		return 0, err
+		return err
 	}
 	now := time.Now()
 	recent, _ := splitRecent(tbl.Properties()[s.commitsKey()])
 	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): withCommit(recent, commitID) + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
-		return 0, err
+		return err
 	}
 	if stale := s.staleWriters(tbl.Properties(), now); len(stale) > 0 {
 		if err := tx.RemoveProperties(stale); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	committed, err := tx.Commit(ctx)
-	if err != nil {
-		return 0, err
-	}
-	snap := committed.CurrentSnapshot()
-	if snap == nil {
-		return 0, errors.New("commit left no current snapshot")
-	}
-	return snap.SnapshotID, nil
+	return nil
 }
 
 // currentDataFiles lists the data files of tbl's current snapshot.
@@ -741,21 +674,22 @@ func (s *sink) expire(ctx context.Context, dest string) {
 		return
 	}
 	ident, _ := parseIdent(dest)
-	tbl, err := s.cat.LoadTable(ctx, ident)
-	if err != nil {
-		log.Warnf(ctx, "icebergio: table %s: snapshot expiry skipped: %v", dest, err)
-		return
-	}
 	retain := max(e.RetainLast, 1)
-	if len(tbl.Metadata().Snapshots()) <= retain {
-		return
-	}
-	tx := tbl.NewTransaction()
-	if err := tx.ExpireSnapshots(table.WithRetainLast(retain), table.WithOlderThan(e.OlderThan)); err != nil {
-		log.Warnf(ctx, "icebergio: table %s: snapshot expiry skipped: %v", dest, err)
-		return
-	}
-	if _, err := tx.Commit(ctx); err != nil {
-		log.Warnf(ctx, "icebergio: table %s: snapshot expiry failed (retried after the next commit): %v", dest, err)
+	_, err := commit.Commit(ctx, s.cat, commit.Request{
+		Ident: ident,
+		Name:  "icebergio: table " + dest + ": snapshot expiry",
+		Stage: func(_ context.Context, tbl *table.Table, tx *table.Transaction, _ int) error {
+			if len(tbl.Metadata().Snapshots()) <= retain {
+				return commit.ErrNothingToCommit
+			}
+			return tx.ExpireSnapshots(table.WithRetainLast(retain), table.WithOlderThan(e.OlderThan))
+		},
+		// One attempt: expiry is hygiene, retried after the next commit.
+		MaxAttempts: 1,
+		Deadline:    time.Now().Add(s.retryFor()),
+		Window:      s.retryFor(),
+	})
+	if err != nil && !errors.Is(err, commit.ErrNothingToCommit) {
+		log.Warnf(ctx, "%v (retried after the next commit)", err)
 	}
 }

@@ -11,8 +11,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
-
-	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
 // SchemaEvolution says which existing tables an appending sink may change so
@@ -189,52 +188,49 @@ func (s *sink) mayEvolve(tbl *table.Table) bool {
 // succeed: the loser's update is refused (it asserts the schema it
 // started from), and on the reloaded table there is nothing left to do.
 func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, tbl *table.Table) (*table.Table, error) {
-	for backoff := firstBackoff; ; backoff = min(2*backoff, maxBackoff) {
-		changes, err := schemaChanges(tbl.Metadata(), s.rows.iceberg)
-		if err != nil {
-			return nil, fmt.Errorf("icebergio: table %s: the rows (%s) do not fit: %w", dest, s.rows.goType, err)
-		}
-		if len(changes) == 0 {
-			return tbl, nil
-		}
-		if !s.mayEvolve(tbl) {
-			return nil, fmt.Errorf("icebergio: table %s: the rows (%s) need schema changes (%s), but %s",
-				dest, s.rows.goType, joinChanges(changes), s.evolutionRule())
-		}
-		evolved, err := s.evolve(ctx, tbl, changes)
-		if err == nil {
-			schemaUpdatesCounter.Inc(ctx, 1)
-			log.Infof(ctx, "icebergio: table %s: schema %d: %s", dest, evolved.Schema().ID, joinChanges(changes))
-			return evolved, nil
-		}
-		if !errors.Is(err, table.ErrCommitFailed) && !transient(err) {
-			return nil, fmt.Errorf("icebergio: table %s: evolving the schema (%s): %w", dest, joinChanges(changes), err)
-		}
-		if time.Now().Add(backoff).After(deadline) {
-			return nil, fmt.Errorf("icebergio: table %s: evolving the schema (%s) until %v: %w", dest, joinChanges(changes), deadline.Format(time.TimeOnly), err)
-		}
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return nil, err
-		}
-		ident, _ := parseIdent(dest)
-		if err := s.retry(ctx, deadline, dest, "reloading after a schema conflict", func() (err error) {
-			tbl, err = s.cat.LoadTable(ctx, ident)
-			return err
-		}); err != nil {
-			return nil, err
-		}
+	ident, err := parseIdent(dest)
+	if err != nil {
+		return nil, err
 	}
+	var changes []schemaChange
+	done, err := commit.Commit(ctx, s.cat, commit.Request{
+		Ident: ident,
+		Name:  "icebergio: table " + dest,
+		Base:  tbl,
+		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
+			if changes, err = schemaChanges(tbl.Metadata(), s.rows.iceberg); err != nil {
+				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.goType, err)
+			}
+			if len(changes) == 0 {
+				return commit.ErrNothingToCommit
+			}
+			if !s.mayEvolve(tbl) {
+				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.goType, joinChanges(changes), s.evolutionRule())
+			}
+			return stageSchemaChanges(tbl, tx, changes)
+		},
+		Deadline: deadline,
+		Window:   s.retryFor(),
+	})
+	if errors.Is(err, commit.ErrNothingToCommit) {
+		return done.Table, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	schemaUpdatesCounter.Inc(ctx, 1)
+	log.Infof(ctx, "icebergio: table %s: schema %d: %s", dest, done.Table.Schema().ID, joinChanges(changes))
+	return done.Table, nil
 }
 
-// evolve commits changes to tbl as one schema update, in one attempt:
-// iceberg-go's own retries would resend the same stale schema assertion.
-func (s *sink) evolve(ctx context.Context, tbl *table.Table, changes []schemaChange) (*table.Table, error) {
+// stageSchemaChanges stages changes to tbl's schema on tx as one update.
+func stageSchemaChanges(tbl *table.Table, tx *table.Transaction, changes []schemaChange) error {
 	var opts []table.UpdateSchemaOption
 	if m := tbl.NameMapping(); m != nil {
 		// Readers map files without field ids through it: keep it whole.
 		opts = append(opts, table.WithNameMapping(m))
 	}
-	u := tbl.NewTransaction().UpdateSchema(true, false, opts...)
+	u := tx.UpdateSchema(true, false, opts...)
 	for _, c := range changes {
 		switch {
 		case c.add != nil:
@@ -245,14 +241,7 @@ func (s *sink) evolve(ctx context.Context, tbl *table.Table, changes []schemaCha
 			u.UpdateColumn(c.path, table.ColumnUpdate{Required: iceberg.Optional[bool]{Val: false, Valid: true}})
 		}
 	}
-	updates, reqs, err := u.BuildUpdates()
-	if err != nil {
-		return nil, err
-	}
-	if _, _, err := s.cat.CommitTable(ctx, tbl.Identifier(), reqs, updates); err != nil {
-		return nil, err
-	}
-	return s.cat.LoadTable(ctx, tbl.Identifier())
+	return u.Commit()
 }
 
 func (s *sink) evolutionRule() string {

@@ -351,6 +351,48 @@ func TestZombieDuplicateIsSkipped(t *testing.T) {
 	require.Len(t, parquetFiles(t, tbl), len(committed), "the losing attempt removes its files")
 }
 
+// A table whose owner lets iceberg-go retry conflicts itself
+// (commit.retry.num-retries, set where writers commit concurrently), and
+// two attempts of one pane committing at the same time: the catalog takes
+// the first and answers the second 409. iceberg-go would replay the
+// second on the refreshed table, past the sink's lookup of its commit id,
+// and land the pane twice; the commit engine pins the head it staged on,
+// so the conflict comes back to it, and it finds the pane landed.
+func TestRacingCommittersWithCatalogRetries(t *testing.T) {
+	ctx := context.Background()
+	direct := launch(t)
+	viaProxy, fp := proxied(t, direct)
+	cfg := Config{Catalog: viaProxy, Table: "eo.race", WriterID: "w",
+		Properties: map[string]string{table.CommitNumRetriesKey: "10", table.CommitMinRetryWaitMsKey: "1"}}
+	s := newTestSink[click](t, cfg)
+	_, _, err := s.loadOrCreate(ctx, "eo.race")
+	require.NoError(t, err)
+
+	// The twin (another worker: its own process, so no shared lock)
+	// loads the table when ours does, and commits first.
+	cfg.Catalog = direct
+	twin := newTestSink[click](t, cfg)
+	blobs := encodeRows(t, s, clicks(0, 50, "a"), 50)
+	twinDone := make(chan error, 1)
+	fp.before = func() {
+		go func() {
+			_, err := twin.commit(ctx, "eo.race", deliver(blobs), nil)
+			twinDone <- err
+		}()
+		// The twin's commit has landed once it returns; ours, staged on
+		// the older head, goes on to a 409.
+		require.NoError(t, <-twinDone)
+	}
+	fp.beforeN = 1
+	res, err := s.commit(ctx, "eo.race", deliver(blobs), nil)
+	require.NoError(t, err)
+	require.True(t, res.Skipped, "the pane had landed through the twin")
+
+	tbl := loadTable(t, openCat(t, direct), "eo.race")
+	require.Len(t, tbl.Metadata().Snapshots(), 1, "one snapshot holds the pane")
+	requireSeqs(t, tbl, seqs(0, 50))
+}
+
 func TestCrashBetweenWriteAndCommit(t *testing.T) {
 	ctx := context.Background()
 	cat := launch(t)

@@ -19,12 +19,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
+	ilaunch "github.com/icebeam/icebeam/internal/launch"
 )
 
 // launch starts the embedded REST catalog in a temp dir.
 func launch(t testing.TB) catalog.Config {
 	t.Helper()
-	cfg, stop, err := catalog.Launch(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	cfg, stop, err := ilaunch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stop() })
 	return cfg

@@ -32,7 +32,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/stableinput"
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // Mode says what a commit does to the table's existing data.
@@ -142,8 +142,8 @@ func Check(cfg Config, t reflect.Type) error {
 }
 
 func (c Config) validate(rows *rowSchema) error {
-	if c.Catalog.URI == "" && (c.Catalog.Preset == "" || c.Catalog.Preset == catalog.PresetREST) {
-		return fmt.Errorf("icebergio: table %s: no catalog URI (resolve the catalog config with catalog.Launch first)", c.Table)
+	if c.Catalog.Embedded() {
+		return fmt.Errorf("icebergio: table %s: no catalog URI (set Catalog.URI or a preset such as catalog.PresetBigLake)", c.Table)
 	}
 	return c.check(rows)
 }
@@ -230,7 +230,7 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	chunks := beam.ParDo(s, &encodeFn{Cfg: cfg, RowType: rowType}, global)
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
-	commit := stableinput.Scope(s, "Commit")
+	commit := portable.StableInput(s, "Commit")
 	if !sharded {
 		return beam.ParDo(commit, &commitFn{Cfg: cfg, RowType: rowType, Unbounded: unbounded}, beam.GroupByKey(s, chunks))
 	}

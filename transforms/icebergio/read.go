@@ -65,8 +65,8 @@ func (c ReadConfig) check(rs *rowSchema) error {
 	if n > 1 {
 		return fmt.Errorf("icebergio: table %s: set at most one of SnapshotID, Ref and AsOf", c.Table)
 	}
-	if c.Catalog.URI == "" && (c.Catalog.Preset == "" || c.Catalog.Preset == catalog.PresetREST) {
-		return fmt.Errorf("icebergio: table %s: no catalog URI (resolve the catalog config with catalog.Launch first)", c.Table)
+	if c.Catalog.Embedded() {
+		return fmt.Errorf("icebergio: table %s: no catalog URI (set Catalog.URI or a preset such as catalog.PresetBigLake)", c.Table)
 	}
 	seen := map[string]bool{}
 	for _, col := range c.Columns {

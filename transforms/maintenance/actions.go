@@ -12,8 +12,7 @@ import (
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
-
-	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
 // metadataRetries bounds the attempts of the metadata-only actions
@@ -43,23 +42,16 @@ type ExpireReport struct {
 // snapshots referenced. A concurrent commit makes it plan again on the
 // reloaded table.
 func ExpireSnapshots(ctx context.Context, cat icecatalog.Catalog, ident table.Identifier, olderThan time.Duration, retainLast int, dryRun bool) (*ExpireReport, error) {
-	name := strings.Join(ident, ".")
 	rep := &ExpireReport{Planned: dryRun, OlderThan: olderThan, RetainLast: retainLast}
-	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		tbl, err := cat.LoadTable(ctx, ident)
-		if err != nil {
-			return rep, fmt.Errorf("expiring snapshots of %s: loading the table: %w", name, err)
-		}
+	done, err := commit.Commit(ctx, cat, metadataCommit(ident, "expiring snapshots of ", func(_ context.Context, tbl *table.Table, tx *table.Transaction, _ int) error {
 		before := snapshotIDs(tbl)
 		rep.Before, rep.After, rep.Expired = len(before), len(before), nil
-		tx := tbl.NewTransaction()
 		if err := tx.ExpireSnapshots(table.WithOlderThan(olderThan), table.WithRetainLast(retainLast)); err != nil {
-			return rep, fmt.Errorf("expiring snapshots of %s: %w", name, err)
+			return err
 		}
 		staged, err := tx.StagedTable()
 		if err != nil {
-			return rep, fmt.Errorf("expiring snapshots of %s: %w", name, err)
+			return err
 		}
 		kept := snapshotIDs(staged.Table)
 		for _, id := range before {
@@ -69,23 +61,33 @@ func ExpireSnapshots(ctx context.Context, cat icecatalog.Catalog, ident table.Id
 		}
 		if dryRun || len(rep.Expired) == 0 {
 			rep.After = len(kept)
-			return rep, nil
+			return commit.ErrNothingToCommit
 		}
-		committed, err := tx.Commit(ctx)
-		if committed != nil {
-			rep.After = len(committed.Metadata().Snapshots())
-			if err != nil {
-				rep.Warning = err.Error()
-			}
-			return rep, nil
-		}
-		if !errors.Is(err, table.ErrCommitFailed) || attempt == metadataRetries {
-			return rep, fmt.Errorf("expiring snapshots of %s (attempt %d): %w", name, attempt, err)
-		}
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return rep, err
-		}
-		backoff = min(2*backoff, 5*time.Second)
+		return nil
+	}))
+	if errors.Is(err, commit.ErrNothingToCommit) {
+		return rep, nil
+	}
+	if err != nil {
+		return rep, err
+	}
+	rep.After = len(done.Table.Metadata().Snapshots())
+	if done.AfterCommit != nil {
+		rep.Warning = done.AfterCommit.Error()
+	}
+	return rep, nil
+}
+
+// metadataCommit is the commit of a metadata-only action on ident, staged
+// by stage: retried on conflicts metadataRetries times.
+func metadataCommit(ident table.Identifier, what string, stage func(context.Context, *table.Table, *table.Transaction, int) error) commit.Request {
+	return commit.Request{
+		Ident:       ident,
+		Name:        what + strings.Join(ident, "."),
+		Stage:       stage,
+		MaxAttempts: metadataRetries,
+		Deadline:    time.Now().Add(commitRetryFor),
+		Window:      commitRetryFor,
 	}
 }
 
@@ -162,54 +164,36 @@ type ManifestsReport struct {
 // as a metadata-only replace snapshot (iceberg-go's RewriteManifests). A
 // concurrent commit makes it rewrite again on the reloaded table.
 func RewriteManifests(ctx context.Context, cat icecatalog.Catalog, ident table.Identifier, dryRun bool) (*ManifestsReport, error) {
-	name := strings.Join(ident, ".")
 	rep := &ManifestsReport{Planned: dryRun}
-	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		tbl, err := cat.LoadTable(ctx, ident)
-		if err != nil {
-			return rep, fmt.Errorf("rewriting manifests of %s: loading the table: %w", name, err)
-		}
+	done, err := commit.Commit(ctx, cat, metadataCommit(ident, "rewriting manifests of ", func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
 		if rep.Before, err = dataManifests(ctx, tbl); err != nil {
-			return rep, fmt.Errorf("rewriting manifests of %s: %w", name, err)
+			return err
 		}
 		rep.After = rep.Before
 		if dryRun {
-			return rep, nil
+			return commit.ErrNothingToCommit
 		}
-		tx := tbl.NewTransaction()
 		res, err := tx.RewriteManifests(ctx)
 		if err != nil {
-			return rep, fmt.Errorf("rewriting manifests of %s: %w", name, err)
+			return err
 		}
 		if res.IsNoOp() {
 			rep.NoOp = res.NoOpReason.String()
-			return rep, nil
+			return commit.ErrNothingToCommit
 		}
-		fs, err := tbl.FS(ctx)
-		if err != nil {
-			return rep, err
-		}
-		written := stagedMetadataFiles(tx, fs)
-		committed, err := tx.Commit(ctx)
-		if committed != nil {
-			if snap := committed.CurrentSnapshot(); snap != nil {
-				rep.SnapshotID = snap.SnapshotID
-			}
-			rep.After, _ = dataManifests(ctx, committed)
-			return rep, nil
-		}
-		if !errors.Is(err, table.ErrCommitFailed) || attempt == metadataRetries {
-			return rep, fmt.Errorf("rewriting manifests of %s (attempt %d): %w", name, attempt, err)
-		}
-		for _, p := range written {
-			_ = fs.Remove(p)
-		}
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return rep, err
-		}
-		backoff = min(2*backoff, 5*time.Second)
+		return nil
+	}))
+	if errors.Is(err, commit.ErrNothingToCommit) {
+		return rep, nil
 	}
+	if err != nil {
+		return rep, err
+	}
+	if snap := done.Table.CurrentSnapshot(); snap != nil {
+		rep.SnapshotID = snap.SnapshotID
+	}
+	rep.After, _ = dataManifests(ctx, done.Table)
+	return rep, nil
 }
 
 // dataManifests counts the current snapshot's data manifests.

@@ -166,11 +166,11 @@ func (f *commitFn) ProcessElement(ctx context.Context, _ int, descs func(*[]byte
 }
 
 // OnBeam is the Executor that runs the rewrite as the pipeline
-// RewriteDataFiles builds, through run (launch.Run in a pipeline main), and
+// RewriteDataFiles builds, through run (beamx.Run in a pipeline main), and
 // reads what it committed back from the table: the job's own output does
 // not come back to the launcher on every runner. run reports whether the
 // job has finished (not when it was only submitted: --async, templates).
-// cfg is the catalog as workers reach it (after catalog.Launch).
+// cfg is the catalog as workers reach it (after launch.Catalog in the main).
 func OnBeam(cfg catalog.Config, run func(context.Context, *beam.Pipeline) (finished bool, err error)) Executor {
 	return func(ctx context.Context, cat icecatalog.Catalog, plan *RewritePlan) (*RewriteReport, error) {
 		p, s := beam.NewPipelineWithRoot()

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	mt "github.com/icebeam/icebeam/transforms/maintenance/maintenancetest"
 )
 
@@ -25,7 +26,7 @@ func TestOnGCS(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(srv.Stop)
 	srv.CreateBucketWithOpts(fakestorage.CreateBucketOpts{Name: "lake"})
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: t.TempDir(), Warehouse: "gs://lake/wh", GCSEndpoint: srv.URL() + "/storage/v1/"})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir(), Warehouse: "gs://lake/wh", GCSEndpoint: srv.URL() + "/storage/v1/"})
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = stop() })
 	cat, err := catalog.Open(ctx, cfg)

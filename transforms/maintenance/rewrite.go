@@ -13,13 +13,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
-	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/codec"
-	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/compaction"
-
-	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
 // Snapshot summary entries of a rewrite snapshot.
@@ -339,95 +336,64 @@ func CommitRewrite(ctx context.Context, cat icecatalog.Catalog, ident table.Iden
 		rewritten[f.FilePath()] = struct{}{}
 	}
 
-	deadline := time.Now().Add(commitRetryFor)
-	maybeLanded := false // an attempt ended in an unknown state
-	// fail gives up: the new files are deleted unless an attempt may have
-	// committed them.
-	fail := func(err error) (*RewriteReport, error) {
-		if !maybeLanded {
+	var invalid error // why the rewrite no longer applies
+	discarded := false
+	done, err := commit.Commit(ctx, cat, commit.Request{
+		Ident: ident,
+		Name:  "committing the rewrite of " + name,
+		Lookup: func(tbl *table.Table) (int64, bool) {
+			if snap := landed(tbl, runID); snap != nil {
+				return snap.SnapshotID, true
+			}
+			return 0, false
+		},
+		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
+			if invalid = checkStillValid(ctx, tbl, planned, rewritten); invalid != nil {
+				return invalid
+			}
+			fs, err := tbl.FS(ctx)
+			if err != nil {
+				return err
+			}
+			rw := tx.NewRewrite(iceberg.Properties{
+				RunIDKey:   runID,
+				GroupsKey:  strconv.Itoa(groups),
+				AttemptKey: strconv.Itoa(attempt),
+			})
+			rw.ApplyResult(table.CompactionGroupResult{OldDataFiles: old, NewDataFiles: added, SafeDeletionVectors: dvs})
+			// Classic position deletes that only target replaced files are
+			// dead once those go: found against this attempt's base.
+			dead, err := table.CollectDeadPositionDeletes(ctx, fs, tbl.CurrentSnapshot(), rewritten)
+			if err != nil {
+				return err
+			}
+			for _, df := range dead {
+				rw.DeleteFile(df)
+			}
+			if err := rw.Commit(ctx); err != nil {
+				return fmt.Errorf("staging: %w", err)
+			}
+			return nil
+		},
+		Deadline: time.Now().Add(commitRetryFor),
+		Window:   commitRetryFor,
+		Discard: func(ctx context.Context, _ *table.Table) {
+			discarded = true
 			discardNewFiles(ctx, cat, ident, added)
-		}
-		return nil, err
+		},
+		BeforeAttempt: beforeCommitAttempt,
+	})
+	switch {
+	case err == nil:
+		return reportFromSnapshot(done.Table, done.Table.Metadata().SnapshotByID(done.SnapshotID)), nil
+	case invalid != nil && discarded:
+		return nil, fmt.Errorf("%w: table %s left as the other writers made it, the rewrite's %d new files deleted: %w", ErrAborted, name, len(added), invalid)
+	case invalid != nil:
+		return nil, fmt.Errorf("%w: table %s: %w (an earlier attempt's outcome is unknown: its %d new files are kept)", ErrAborted, name, invalid, len(added))
+	case !discarded:
+		return nil, fmt.Errorf("%w (its outcome is unknown: the %d new files are kept; if the commit did not land, remove_orphan_files deletes them once old enough)", err, len(added))
 	}
-	backoff := 100 * time.Millisecond
-	for attempt := 1; ; attempt++ {
-		tbl, err := cat.LoadTable(ctx, ident)
-		if err != nil {
-			return fail(fmt.Errorf("committing the rewrite of %s: loading the table: %w", name, err))
-		}
-		if snap := landed(tbl, runID); snap != nil {
-			return reportFromSnapshot(tbl, snap), nil
-		}
-		if err := checkStillValid(ctx, tbl, planned, rewritten); err != nil {
-			if maybeLanded {
-				return nil, fmt.Errorf("%w: table %s: %w (an earlier attempt's outcome is unknown: its %d new files are kept)", ErrAborted, name, err, len(added))
-			}
-			discardNewFiles(ctx, cat, ident, added)
-			return nil, fmt.Errorf("%w: table %s left as the other writers made it, the rewrite's %d new files deleted: %w", ErrAborted, name, len(added), err)
-		}
-		fs, err := tbl.FS(ctx)
-		if err != nil {
-			return fail(err)
-		}
-		tx := tbl.NewTransaction()
-		rw := tx.NewRewrite(iceberg.Properties{
-			RunIDKey:   runID,
-			GroupsKey:  strconv.Itoa(groups),
-			AttemptKey: strconv.Itoa(attempt),
-		})
-		rw.ApplyResult(table.CompactionGroupResult{OldDataFiles: old, NewDataFiles: added, SafeDeletionVectors: dvs})
-		// Classic position deletes that only target replaced files are
-		// dead once those go: found against this attempt's base.
-		dead, err := table.CollectDeadPositionDeletes(ctx, fs, tbl.CurrentSnapshot(), rewritten)
-		if err != nil {
-			return fail(fmt.Errorf("committing the rewrite of %s: %w", name, err))
-		}
-		for _, df := range dead {
-			rw.DeleteFile(df)
-		}
-		if err := rw.Commit(ctx); err != nil {
-			return fail(fmt.Errorf("committing the rewrite of %s: staging: %w", name, err))
-		}
-		written := stagedMetadataFiles(tx, fs)
-		if beforeCommitAttempt != nil {
-			beforeCommitAttempt(ctx, attempt)
-		}
-		committed, err := tx.Commit(ctx)
-		if committed != nil {
-			// Landed (an error here is a post-commit hook's).
-			return reportFromSnapshot(committed, committed.CurrentSnapshot()), nil
-		}
-		switch {
-		case errors.Is(err, table.ErrCommitFailed) || errors.Is(err, table.ErrCommitDiverged) ||
-			errors.Is(err, rest.ErrUnauthorized) || errors.Is(err, rest.ErrAuthorizationExpired):
-			// Refused (a conflict, or a token the catalog rejected even
-			// after the transport renewed it): retried; what this attempt
-			// wrote is garbage.
-			for _, p := range written {
-				_ = fs.Remove(p)
-			}
-		case catalog.CommitStateUnknown(err):
-			maybeLanded = true
-		case errors.Is(err, rest.ErrRESTError):
-			// The catalog answered no: nothing was applied.
-			return fail(fmt.Errorf("committing the rewrite of %s: %w", name, err))
-		default:
-			// Not an answer from the catalog: it may have been applied.
-			if fresh, lerr := cat.LoadTable(ctx, ident); lerr == nil {
-				if snap := landed(fresh, runID); snap != nil {
-					return reportFromSnapshot(fresh, snap), nil
-				}
-			}
-			return nil, fmt.Errorf("committing the rewrite of %s: %w (its outcome is unknown: the %d new files are kept; if the commit did not land, remove_orphan_files deletes them once old enough)", name, err, len(added))
-		}
-		if time.Now().Add(backoff).After(deadline) {
-			return fail(fmt.Errorf("committing the rewrite of %s: still failing after %d attempts in %v: %w", name, attempt, commitRetryFor, err))
-		}
-		if err := catalog.Sleep(ctx, backoff); err != nil {
-			return fail(err)
-		}
-		backoff = min(2*backoff, 5*time.Second)
-	}
+	return nil, err
 }
 
 // landed finds the snapshot run id committed, if any.
@@ -534,30 +500,6 @@ func partitionKey(df iceberg.DataFile) string {
 		fmt.Fprintf(&b, "|%d=%T:%v", id, p[id], p[id])
 	}
 	return b.String()
-}
-
-// stagedMetadataFiles lists the manifest list and manifests that staging
-// tx wrote: garbage if its commit is refused.
-func stagedMetadataFiles(tx *table.Transaction, fs iceio.IO) []string {
-	staged, err := tx.StagedTable()
-	if err != nil {
-		return nil
-	}
-	snap := staged.CurrentSnapshot()
-	if snap == nil || snap.ManifestList == "" {
-		return nil
-	}
-	paths := []string{snap.ManifestList}
-	manifests, err := snap.Manifests(fs)
-	if err != nil {
-		return nil // unreadable: leave them rather than guess
-	}
-	for _, m := range manifests {
-		if m.SnapshotID() == snap.SnapshotID {
-			paths = append(paths, m.FilePath())
-		}
-	}
-	return paths
 }
 
 // discardNewFiles deletes a rewrite's new files after it was not

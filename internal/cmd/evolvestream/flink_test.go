@@ -12,6 +12,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/jobservertest"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
@@ -32,7 +33,7 @@ func TestEvolutionOnFlink(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalog.Config{LocalDir: filepath.Join(dir, "lakehouse")})
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: filepath.Join(dir, "lakehouse")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
@@ -111,18 +112,14 @@ func main() {
 		launch.Fatalf("evolvestream: --row_version must be 1 or 2 and --duration positive")
 	}
 	ctx := context.Background()
-	cfg, stop, err := catalog.Launch(ctx, catalogFlags)
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
 	if err != nil {
 		launch.Fatalf("evolvestream: %v", err)
 	}
 	defer stop()
 
-	launch.StreamEndsAfter(*duration)
 	p, s := beam.NewPipelineWithRoot()
 	genCfg := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: true}
-	if launch.Portable() {
-		genCfg.BundleLength = time.Second // see clicks.Config.BundleLength
-	}
 	gen := clicks.Generate(s, genCfg)
 	rows := beam.ParDo(s, &toV1Fn{Offset: *seqOffset}, gen)
 	if *rowVersion == 2 {
@@ -135,7 +132,7 @@ func main() {
 		WriterID:            fmt.Sprintf("evolvestream-v%d", *rowVersion),
 		SchemaEvolution:     icebergio.SchemaEvolution(*evolution),
 	}, rows)
-	if _, err := launch.Run(ctx, p); err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		stop()
 		launch.Fatalf("evolvestream: job failed: %v", launch.Failed(err))
 	}

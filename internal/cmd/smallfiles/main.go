@@ -25,6 +25,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 )
 
 func main() {
@@ -50,7 +51,7 @@ var schema = iceberg.NewSchema(0,
 )
 
 func run(ctx context.Context, cfg catalog.Config, name string, files, rowsPerFile, perCommit int) error {
-	cfg, stop, err := catalog.Launch(ctx, cfg)
+	cfg, stop, err := launch.Catalog(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package launch
+package portable
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/periodic"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
-	"github.com/icebeam/icebeam/internal/stableinput"
 )
 
 func double(x int64) int64 { return 2 * x }
@@ -34,7 +33,7 @@ func streamingPipeline() *beam.Pipeline {
 	now := time.Now()
 	ticks := periodic.Impulse(s, now, now.Add(time.Second), 200*time.Millisecond, false)
 	plain := beam.ParDo(s.Scope("Plain"), keep, ticks)
-	beam.ParDo(stableinput.Scope(s, "Commit"), keep, plain)
+	beam.ParDo(StableInput(s, "Commit"), keep, plain)
 	return p
 }
 
@@ -50,7 +49,7 @@ func setFlag(t *testing.T, name, value string) {
 func TestFlinkStreamingOptions(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	mp := launchtest.Model(t, streamingPipeline())
-	opts, err := portableOptions(mp)
+	opts, err := runnerOptionsFor(mp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +64,12 @@ func TestFlinkStreamingOptions(t *testing.T) {
 			t.Errorf("option %s = %v, want %v", k, opts[k], v)
 		}
 	}
-	marked := stableinput.Marked(mp)
+	marked := StableInputSteps(mp)
 	if len(marked) != 1 || !strings.Contains(marked[0], "Commit (stable input)/") {
 		t.Errorf("stable-input ParDos %v, want the one in the Commit scope", marked)
 	}
-	if !slices.Contains(mp.GetRequirements(), stableinput.Requirement) {
-		t.Errorf("requirements %v lack %s", mp.GetRequirements(), stableinput.Requirement)
+	if !slices.Contains(mp.GetRequirements(), StableInputRequirement) {
+		t.Errorf("requirements %v lack %s", mp.GetRequirements(), StableInputRequirement)
 	}
 	if got := optionURN("numberOfExecutionRetries"); got != "beam:option:number_of_execution_retries:v1" {
 		t.Errorf("optionURN = %s", got)
@@ -81,7 +80,7 @@ func TestRunnerOptionsOverrideDefaults(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	setFlag(t, "runner_option", "numberOfExecutionRetries=0")
 	t.Cleanup(func() { runnerOptions = nil })
-	opts, err := portableOptions(launchtest.Model(t, streamingPipeline()))
+	opts, err := runnerOptionsFor(launchtest.Model(t, streamingPipeline()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func TestRunnerOptionsOverrideDefaults(t *testing.T) {
 
 func TestSparkStreamingIsRefused(t *testing.T) {
 	setFlag(t, "runner", "spark")
-	_, err := portableOptions(launchtest.Model(t, streamingPipeline()))
+	_, err := runnerOptionsFor(launchtest.Model(t, streamingPipeline()))
 	if err == nil || !strings.Contains(err.Error(), "splittable DoFns") {
 		t.Errorf("err = %v, want a refusal naming the missing feature", err)
 	}
@@ -101,14 +100,14 @@ func TestSparkStreamingIsRefused(t *testing.T) {
 func TestBatchGetsNoCheckpointing(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	p, s := beam.NewPipelineWithRoot()
-	beam.ParDo(stableinput.Scope(s, "Commit"), double, beam.Create(s, int64(1)))
+	beam.ParDo(StableInput(s, "Commit"), double, beam.Create(s, int64(1)))
 	mp := launchtest.Model(t, p)
-	opts, err := portableOptions(mp)
+	opts, err := runnerOptionsFor(mp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(opts) != 0 || len(stableinput.Marked(mp)) != 0 {
-		t.Errorf("a batch job got options %v and stable input on %v", opts, stableinput.Marked(mp))
+	if len(opts) != 0 || len(StableInputSteps(mp)) != 0 {
+		t.Errorf("a batch job got options %v and stable input on %v", opts, StableInputSteps(mp))
 	}
 }
 
@@ -129,7 +128,66 @@ func TestJobServerWithoutStableInput(t *testing.T) {
 	setFlag(t, "runner", "universal")
 	setFlag(t, "endpoint", fmt.Sprintf("localhost:%d", port))
 	setFlag(t, "environment_type", "LOOPBACK")
-	if _, err := Run(ctx, streamingPipeline()); err != nil {
+	if _, err := Execute(ctx, streamingPipeline()); err != nil {
 		t.Fatalf("Run on prism's job server: %v", err)
+	}
+}
+
+// beam.Init's hook routes the portable runners' names through Execute, and
+// Runner still names what was asked for.
+func TestInitRoutesPortableRunners(t *testing.T) {
+	for in, want := range map[string]string{"flink": "flink", "FlinkRunner": "flink", "universal": "universal", "spark": "spark", "prism": "prism", "dataflow": "dataflow", "": "prism"} {
+		setFlag(t, "runner", in)
+		routePortableRunners()
+		got := flag.Lookup("runner").Value.String()
+		if portableRunners[in] && got != runnerName {
+			t.Errorf("--runner=%s is submitted by %q, want %q", in, got, runnerName)
+		}
+		if !portableRunners[in] && got != in {
+			t.Errorf("--runner=%s became %q", in, got)
+		}
+		if r := Runner(); r != want {
+			t.Errorf("--runner=%s: Runner() = %q, want %q", in, r, want)
+		}
+	}
+}
+
+// A streaming pipeline whose commits need checkpoints is refused with
+// checkpointing off, naming the flag.
+func TestStreamingWithoutCheckpointsIsRefused(t *testing.T) {
+	setFlag(t, "runner", "flink")
+	setFlag(t, "checkpointing_interval", "-1s")
+	_, err := runnerOptionsFor(launchtest.Model(t, streamingPipeline()))
+	if err == nil || !strings.Contains(err.Error(), "--checkpointing_interval") {
+		t.Errorf("err = %v, want a refusal naming --checkpointing_interval", err)
+	}
+}
+
+// A stream that ends lets Flink stop its sources once the latest end has
+// passed, and drains what the stable-input steps hold.
+func TestStreamEnd(t *testing.T) {
+	setFlag(t, "runner", "flink")
+	p, s := beam.NewPipelineWithRoot()
+	now := time.Now()
+	ticks := periodic.Impulse(StreamEndsAt(s, now.Add(time.Minute)), now, now.Add(time.Minute), time.Second, false)
+	beam.ParDo(StableInput(StreamEndsAt(s, now.Add(2*time.Minute)), "Commit"), keep, ticks)
+	opts, err := runnerOptionsFor(launchtest.Model(t, p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, ok := opts["shutdownSourcesAfterIdleMs"].(int64)
+	if !ok || ms < int64(115*time.Second/time.Millisecond) || ms > int64(2*time.Minute/time.Millisecond) {
+		t.Errorf("shutdownSourcesAfterIdleMs = %v, want about two minutes (the latest end)", opts["shutdownSourcesAfterIdleMs"])
+	}
+	if opts["enableStableInputDrain"] != true {
+		t.Errorf("enableStableInputDrain = %v", opts["enableStableInputDrain"])
+	}
+	// Without an end, sources stay alive for checkpoints.
+	opts, err = runnerOptionsFor(launchtest.Model(t, streamingPipeline()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := opts["shutdownSourcesAfterIdleMs"]; ok {
+		t.Errorf("a stream without an end gets shutdownSourcesAfterIdleMs = %v", opts["shutdownSourcesAfterIdleMs"])
 	}
 }

@@ -1,4 +1,15 @@
-package launch
+// Package portable submits Beam Go pipelines to Beam's portable Java
+// runners (Flink, Spark, any job server behind --runner=universal) with what
+// an exactly-once Iceberg sink needs and the Go SDK cannot say: Flink's
+// checkpointing, requires_stable_input on the committing steps, restarts
+// from the last checkpoint, sources kept alive so checkpoints go on after
+// bounded steps finish. It does so under plain beamx.Run: importing it
+// registers a runner and a beam.Init hook that routes --runner=flink,
+// spark, universal and portable through Execute. transforms/icebergio
+// imports it, so a user's pipeline that writes Iceberg gets the guarantee
+// without our launcher; a runner that cannot give it refuses the job before
+// it starts, in one line naming the fix.
+package portable
 
 import (
 	"context"
@@ -10,6 +21,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,14 +39,13 @@ import (
 	jobpb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/jobmanagement_v1"
 	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/options/jobopts"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
+	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal" // the harness hook workers start through
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/extworker"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/runnerlib"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"google.golang.org/protobuf/proto"
-
-	"github.com/icebeam/icebeam/internal/stableinput"
 )
 
 // Flags of Beam's portable Java runners (Flink, Spark), which the Go SDK
@@ -47,20 +58,6 @@ var (
 	workerPool    = flag.String("worker_pool", "",
 		"HOST:PORT: serve as an external worker pool there (for --environment_type=EXTERNAL --environment_config=HOST:PORT jobs on Flink or Spark) instead of running a pipeline")
 )
-
-func init() {
-	flag.Var(&runnerOptions, "runner_option",
-		"NAME=VALUE: an option of the portable Java runner as its documentation names it, e.g. numberOfExecutionRetries=3 or maxBundleTimeMills=500 (repeatable)")
-}
-
-// streamEnd is how long the streaming pipeline's sources run (see
-// StreamEndsAfter); 0 is until cancelled.
-var streamEnd time.Duration
-
-// StreamEndsAfter tells Run that the pipeline's unbounded sources stop
-// after d, as clicks --duration does, so that a runner that keeps idle
-// sources alive lets the job finish.
-func StreamEndsAfter(d time.Duration) { streamEnd = d }
 
 // defaultFlinkCheckpointing is the checkpoint interval of streaming jobs on
 // Flink when --checkpointing_interval is not given.
@@ -101,10 +98,64 @@ func serveWorkerPool(addr string) {
 	if err != nil {
 		log.Fatalf("--worker_pool=%s: %v", addr, err)
 	}
-	log.Printf("launch: worker pool serving on %s", pool.EnvironmentConfig(ctx))
+	log.Printf("portable: worker pool serving on %s", pool.EnvironmentConfig(ctx))
 	<-ctx.Done()
 	pool.Stop(context.Background())
 	os.Exit(0)
+}
+
+// runnerName is the runner Execute is registered as. The beam.Init hook
+// points --runner at it when the flag names a portable runner, because
+// beam.RegisterRunner refuses a second "flink".
+const runnerName = "icebeam-portable"
+
+// portableRunners are the names Beam registers its portable runners under.
+var portableRunners = map[string]bool{
+	"flink": true, "FlinkRunner": true, "spark": true, "SparkRunner": true,
+	"universal": true, "portable": true, "PortableRunner": true,
+}
+
+// requested is the --runner value the beam.Init hook replaced.
+var requested string
+
+func init() {
+	flag.Var(&runnerOptions, "runner_option",
+		"NAME=VALUE: an option of the portable Java runner as its documentation names it, e.g. numberOfExecutionRetries=3 or maxBundleTimeMills=500 (repeatable)")
+	beam.RegisterRunner(runnerName, Execute)
+	// Hooks run in registration order; Beam's harness hook, registered by
+	// the universal runner this package imports, runs first and never
+	// returns in a worker, so this one runs only where a job is launched.
+	runtime.RegisterInit(routePortableRunners)
+}
+
+// routePortableRunners serves a worker pool when asked to, and otherwise
+// makes beamx.Run submit to a portable runner through Execute.
+func routePortableRunners() {
+	if *workerPool != "" {
+		serveWorkerPool(*workerPool)
+	}
+	if r := *runners.Runner; portableRunners[r] {
+		requested = r
+		*runners.Runner = runnerName
+	}
+}
+
+// Runner is the --runner flag as given, lower-cased and without the
+// "Runner" suffix of the Java-style names (FlinkRunner, DataflowRunner)
+// that Beam registers as aliases; empty means prism.
+func Runner() string {
+	r := *runners.Runner
+	if r == runnerName {
+		r = requested
+	}
+	if r == "" {
+		return "prism"
+	}
+	r = strings.ToLower(r)
+	if t := strings.TrimSuffix(r, "runner"); t != "" {
+		r = t
+	}
+	return r
 }
 
 // Portable reports whether --runner submits to a Beam job server (Flink,
@@ -117,24 +168,22 @@ func Portable() bool {
 	return false
 }
 
-// Run runs p on the runner --runner names, as beamx.RunWithMetrics does,
-// except on Beam's portable runners (--runner=flink, spark, universal),
-// where it submits the job itself in order to give the runner what the Go
-// SDK cannot express:
+// Execute runs p on the portable runner --runner names, as Beam's
+// universal runner does, and also gives the runner what the Go SDK cannot
+// express:
 //
 //   - Flink's own options: a streaming job is checkpointed
-//     (--checkpointing_interval) and the ParDos marked with
-//     stableinput.Scope get requires_stable_input, which Flink provides
-//     only with checkpointing on. Without checkpointing, a restarted job
-//     replays its input from the start.
+//     (--checkpointing_interval) and the ParDos in StableInput scopes get
+//     requires_stable_input, which Flink provides only with checkpointing
+//     on. Without checkpointing, a restarted job replays its input from
+//     the start.
 //   - any other option of the Java runner, from --runner_option.
 //
 // It refuses a streaming pipeline on Spark, whose portable runner cannot
-// run the splittable DoFns every unbounded Go source is built on.
-func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
-	if !Portable() {
-		return beamx.RunWithMetrics(ctx, p)
-	}
+// run the splittable DoFns every unbounded Go source is built on, and a
+// streaming pipeline with stable-input steps on a job server that cannot
+// provide stable input, other than prism's (which never retries).
+func Execute(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 	endpoint, err := jobopts.GetEndpoint()
 	if err != nil {
 		return nil, err
@@ -162,7 +211,7 @@ func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 		return nil, fmt.Errorf("generating model pipeline: %w", err)
 	}
 	plain := proto.Clone(pipeline).(*pipepb.Pipeline)
-	options, err := portableOptions(pipeline)
+	options, err := runnerOptionsFor(pipeline)
 	if err != nil {
 		return nil, err
 	}
@@ -178,8 +227,11 @@ func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 	}
 	res, err := submit(ctx, endpoint, pipeline, options, worker)
 	if errors.Is(err, errStableInputRefused) {
-		// A job server that is not Flink's, such as prism's.
-		log.Printf("launch: warning: %v; submitting without it: a failover may commit rows twice (never lose them)", err)
+		if !strings.Contains(err.Error(), "prism runner") {
+			return nil, fmt.Errorf("the job server at %s cannot hold input stable until a checkpoint covers it, which exactly-once commits need on a runner that retries (%v): run on Beam's Flink runner (--runner=flink) or Dataflow, or locally on prism", endpoint, err)
+		}
+		// prism never retries a bundle: what it commits, it commits once.
+		log.Printf("portable: prism's job server does not mark stable input; it needs none, as it never retries")
 		return submit(ctx, endpoint, plain, options, worker)
 	}
 	return res, err
@@ -189,10 +241,10 @@ func Run(ctx context.Context, p *beam.Pipeline) (beam.PipelineResult, error) {
 // requirement.
 var errStableInputRefused = errors.New("the job server does not provide stable input")
 
-// portableOptions checks pipeline against the runner, marks its
+// runnerOptionsFor checks pipeline against the runner, marks its
 // stable-input steps where the runner provides stable input, and returns
 // the Java runner options to send along.
-func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
+func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 	streaming := hasUnbounded(pipeline)
 	if streaming && Runner() == "spark" {
 		return nil, fmt.Errorf("--runner=spark cannot run this streaming pipeline: Beam's portable Spark runner does not support the self-checkpointing splittable DoFns that unbounded Go sources are built on (it fails with \"ActiveBundle does not have a registered bundle checkpoint handler\"); run it on Flink or Dataflow")
@@ -201,8 +253,11 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 	interval := *checkpointingInterval
 	if interval == 0 && streaming {
 		// Flink, or a job server we cannot tell from Flink
-		// (--runner=universal); Run falls back if it refuses.
+		// (--runner=universal); Execute falls back if prism's refuses.
 		interval = defaultFlinkCheckpointing
+	}
+	if interval < 0 && streaming && hasStableInputScopes(pipeline) {
+		return nil, fmt.Errorf("--checkpointing_interval=%v: this streaming pipeline commits exactly once only from input a completed checkpoint covers; without checkpoints a restarted job replays its input from the start and commits it again: drop the flag (default %v) or give a positive interval", interval, defaultFlinkCheckpointing)
 	}
 	if interval > 0 {
 		opts["checkpointingInterval"] = interval.Milliseconds()
@@ -218,19 +273,19 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 		// would stall without a word.
 		opts["numberOfExecutionRetries"] = defaultFlinkRetries
 		opts["executionRetryDelay"] = defaultFlinkRetryDelay.Milliseconds()
-		marked, err := stableinput.Apply(pipeline)
+		marked, err := markStableInput(pipeline)
 		if err != nil {
 			return nil, err
 		}
 		for _, name := range marked {
-			log.Printf("launch: %s requires stable input: it sees only input a completed checkpoint (every %v) covers", name, interval)
+			log.Printf("portable: %s requires stable input: it sees only input a completed checkpoint (every %v) covers", name, interval)
 		}
-		if streamEnd > 0 {
+		if end, ok := streamEnd(pipeline); ok {
 			// With checkpointing on, Flink keeps idle sources running
 			// (a finished task stops checkpoints) and the job never
 			// ends; stable-input steps drop what they hold at the end
 			// unless told to drain it.
-			opts["shutdownSourcesAfterIdleMs"] = streamEnd.Milliseconds()
+			opts["shutdownSourcesAfterIdleMs"] = max(time.Until(end), time.Millisecond).Milliseconds()
 			opts["enableStableInputDrain"] = true
 		}
 	}
@@ -239,6 +294,35 @@ func portableOptions(pipeline *pipepb.Pipeline) (map[string]any, error) {
 		opts[name] = jsonValue(value)
 	}
 	return opts, nil
+}
+
+// streamEndPrefix starts the name of the scope StreamEndsAt opens.
+const streamEndPrefix = "stream ends at "
+
+// StreamEndsAt returns a sub-scope of s for an unbounded source that stops
+// at end, as clicks.Generate with a Duration does. On Flink with
+// checkpointing, sources otherwise stay alive (a finished source stops
+// checkpoints) and such a job would never finish: Execute lets them stop
+// once the latest end in the pipeline has passed.
+func StreamEndsAt(s beam.Scope, end time.Time) beam.Scope {
+	return s.Scope(streamEndPrefix + end.UTC().Format(time.RFC3339Nano))
+}
+
+// streamEnd is the latest end a StreamEndsAt scope of p names, if the
+// pipeline has any and every unbounded source in it is in one. A pipeline
+// with a source that never ends keeps its sources alive.
+func streamEnd(p *pipepb.Pipeline) (time.Time, bool) {
+	var latest time.Time
+	for _, t := range p.GetComponents().GetTransforms() {
+		for _, part := range strings.Split(t.GetUniqueName(), "/") {
+			if ts, ok := strings.CutPrefix(part, streamEndPrefix); ok {
+				if end, err := time.Parse(time.RFC3339Nano, ts); err == nil && end.After(latest) {
+					latest = end
+				}
+			}
+		}
+	}
+	return latest, !latest.IsZero()
 }
 
 // hasUnbounded reports whether the pipeline has an unbounded PCollection.
@@ -283,8 +367,11 @@ func optionURN(name string) string {
 }
 
 // stagedWorker is the binary the runner's workers run: none is needed in
-// LOOPBACK mode (the workers run in this process), else --worker_binary
-// (ConfigureRunner defaults it to this executable).
+// LOOPBACK mode (the workers run in this process), else --worker_binary,
+// else this executable when it can run on the runner's linux/amd64
+// workers. Beam would compile one from source, which needs Go and the
+// source tree wherever the job is submitted (neither is in a Flex Template
+// image) and takes minutes.
 func stagedWorker(ctx context.Context) (path string, cleanup func(), err error) {
 	if jobopts.IsLoopback() {
 		f, err := os.CreateTemp("", "icebeam-loopback-worker-*")
@@ -297,8 +384,10 @@ func stagedWorker(ctx context.Context) (path string, cleanup func(), err error) 
 	if *jobopts.WorkerBinary != "" {
 		return *jobopts.WorkerBinary, func() {}, nil
 	}
-	if self, ok := runnerlib.IsWorkerCompatibleBinary(); ok {
-		return self, func() {}, nil
+	if goruntime.GOOS == "linux" && goruntime.GOARCH == "amd64" {
+		if self, err := os.Executable(); err == nil {
+			return self, func() {}, nil
+		}
 	}
 	bin, err := runnerlib.BuildTempWorkerBinary(ctx, runnerlib.CompileOpts{})
 	if err != nil {
@@ -342,7 +431,7 @@ func submit(ctx context.Context, endpoint string, pipeline *pipepb.Pipeline, jav
 	}
 	prep, err := client.Prepare(ctx, &jobpb.PrepareJobRequest{Pipeline: pipeline, PipelineOptions: options, JobName: jobopts.GetJobName()})
 	if err != nil {
-		if slices.Contains(pipeline.GetRequirements(), stableinput.Requirement) && strings.Contains(err.Error(), "stable_input") {
+		if slices.Contains(pipeline.GetRequirements(), StableInputRequirement) && strings.Contains(err.Error(), "stable_input") {
 			return nil, fmt.Errorf("%w (%v)", errStableInputRefused, err)
 		}
 		return nil, fmt.Errorf("preparing the job: %w", err)
@@ -355,7 +444,7 @@ func submit(ctx context.Context, endpoint string, pipeline *pipepb.Pipeline, jav
 	if err != nil {
 		return nil, err
 	}
-	log.Printf("launch: submitted job %s to %s", jobID, endpoint)
+	log.Printf("portable: submitted job %s to %s", jobID, endpoint)
 	if *jobopts.Async {
 		return portableResult{jobID: jobID}, nil
 	}
@@ -378,11 +467,11 @@ func cancelOnSignal(ctx context.Context, client jobpb.JobServiceClient, jobID st
 	go func() {
 		select {
 		case s := <-sigs:
-			log.Printf("launch: %v: cancelling job %s", s, jobID)
+			log.Printf("portable: %v: cancelling job %s", s, jobID)
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 			defer cancel()
 			if _, err := client.Cancel(cctx, &jobpb.CancelJobRequest{JobId: jobID}); err != nil {
-				log.Printf("launch: cancelling job %s: %v", jobID, err)
+				log.Printf("portable: cancelling job %s: %v", jobID, err)
 			}
 		case <-done:
 		}
