@@ -74,6 +74,11 @@ type CommitResult struct {
 	// Skipped is true when the commit id had already landed (a retried
 	// bundle): nothing was written or committed.
 	Skipped bool `beam:"skipped"`
+	// DeletedRows and DeleteFiles are what an Upsert or Changes commit
+	// deleted: rows (with deletion vectors) or keys (with equality
+	// deletes), and the delete files written.
+	DeletedRows int64 `beam:"deleted_rows"`
+	DeleteFiles int64 `beam:"delete_files"`
 }
 
 var (
@@ -107,6 +112,12 @@ type sink struct {
 	spec iceberg.PartitionSpec
 	enc  *chunkEncoder // the layout chunks arrive in
 	id   string        // random: this instance's data files carry it (see fileTag)
+	// created is the schema of tables the sink creates (see
+	// Config.tableSchema).
+	created *iceberg.Schema
+
+	indexMu sync.Mutex
+	indexes map[string]*keyIndex // row-level writes: by table
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {
@@ -119,7 +130,11 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 	if err != nil {
 		return nil, err
 	}
-	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8]}, nil
+	created, err := cfg.tableSchema(rows)
+	if err != nil {
+		return nil, err
+	}
+	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8], created: created}, nil
 }
 
 func (s *sink) commitsKey() string { return CommitsKeyPrefix + s.cfg.WriterID }
@@ -142,7 +157,7 @@ func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table,
 	if err := s.cat.CreateNamespace(ctx, ns, nil); err != nil && !errors.Is(err, icecatalog.ErrNamespaceAlreadyExists) {
 		return nil, false, fmt.Errorf("icebergio: creating namespace %s: %w", strings.Join(ns, "."), err)
 	}
-	tbl, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg,
+	tbl, err = s.cat.CreateTable(ctx, ident, s.created,
 		icecatalog.WithPartitionSpec(&s.spec), icecatalog.WithProperties(s.cfg.tableProperties()))
 	if errors.Is(err, icecatalog.ErrTableAlreadyExists) {
 		// Another worker created it first.
@@ -638,32 +653,11 @@ func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.S
 
 // tableColumns converts batches of rows into batches of tbl's schema.
 func (s *sink) tableColumns(ctx context.Context, tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) (iter.Seq2[arrow.RecordBatch, error], *arrow.Schema, error) {
-	want := tbl.Schema()
-	rows, err := withTableIDs(s.rows.iceberg, want)
+	rows, err := withTableIDs(s.rows.iceberg, tbl.Schema())
 	if err != nil {
 		return nil, nil, err
 	}
-	arrowSchema, err := table.SchemaToArrowSchema(want, nil, false, false)
-	if err != nil {
-		return nil, nil, err
-	}
-	opts := table.SchemaOptions{FormatVersion: tbl.Metadata().Version(), TableProperties: tbl.Properties()}
-	return func(yield func(arrow.RecordBatch, error) bool) {
-		for rec, err := range batches {
-			if err != nil {
-				yield(nil, err)
-				return
-			}
-			out, err := table.ToRequestedSchema(ctx, want, rows, rec, opts)
-			rec.Release()
-			if err != nil {
-				err = fmt.Errorf("converting rows to the table's columns: %w", err)
-			}
-			if !yield(out, err) || err != nil {
-				return
-			}
-		}
-	}, arrowSchema, nil
+	return s.tableColumnsOf(ctx, tbl, rows, batches)
 }
 
 // expire drops old snapshots when the config asks for it. It runs after the

@@ -46,6 +46,18 @@ const (
 	// replaced. Readers never see an empty or partial table; older snapshots
 	// stay readable for time travel.
 	CreateOrReplace Mode = "createOrReplace"
+	// Upsert makes each row the table's row for its key (Config.Key):
+	// the row it replaces, if any, is deleted in the same commit. Of
+	// several rows with one key in a pane, the one with the highest Order
+	// value wins, else the one encoded last.
+	Upsert Mode = "upsert"
+	// Changes applies a change stream, a database's change log: each row
+	// carries its operation in the Op field (insert, update or delete;
+	// Debezium's c, r, u and d) and its position in the log in the Order
+	// field, which decides which change to a key wins, within a pane and
+	// across panes (a change older than the table's row is dropped). The
+	// Op field is not written to the table.
+	Changes Mode = "changes"
 )
 
 // Config configures Write.
@@ -88,6 +100,17 @@ type Config struct {
 	// has written its part.
 	// Default 1: one worker writes and commits each pane.
 	Shards int
+	// Key names the key columns of Upsert and Changes: rows with equal
+	// values in them are the same row. Default: the table's identifier
+	// fields. Tables the sink creates get the key columns as identifier
+	// fields; a table with neither is refused, by name.
+	Key []string
+	// Op names the string field holding each row's operation (Changes).
+	Op string
+	// Order names the integer field holding each row's position in its
+	// change log (a sequence number, LSN or offset): of several changes to
+	// one key the highest wins. Required by Changes; optional for Upsert.
+	Order string
 	// SchemaEvolution says which existing tables an appending sink may
 	// change to fit the rows (see SchemaEvolution); default
 	// EvolveCreatedTables. CreateOrReplace always makes the row schema the
@@ -149,8 +172,16 @@ func (c Config) validate(rows *rowSchema) error {
 }
 
 func (c Config) check(rows *rowSchema) error {
-	if c.Mode != Append && c.Mode != CreateOrReplace {
-		return fmt.Errorf("icebergio: mode %q (want %q or %q)", c.Mode, Append, CreateOrReplace)
+	switch c.Mode {
+	case Append, CreateOrReplace, Upsert, Changes:
+	default:
+		return fmt.Errorf("icebergio: mode %q (want %q, %q, %q or %q)", c.Mode, Append, CreateOrReplace, Upsert, Changes)
+	}
+	if c.Mode == Changes && c.Order == "" {
+		return fmt.Errorf("icebergio: table %s: mode %q needs Order, the row field holding each change's position in its log", c.Table, c.Mode)
+	}
+	if err := c.checkRowLevel(rows); err != nil {
+		return err
 	}
 	if !validWriterID.MatchString(c.WriterID) {
 		return fmt.Errorf("icebergio: table %s: writer id %q must match %s", c.Table, c.WriterID, validWriterID)
@@ -176,6 +207,10 @@ func (c Config) check(rows *rowSchema) error {
 // tableProperties are the properties of tables the sink creates.
 func (c Config) tableProperties() iceberg.Properties {
 	props := iceberg.Properties{table.ManifestMergeEnabledKey: "true", CreatedByKey: "icebeam icebergio"}
+	if c.Mode.rowLevel() {
+		// Deletion vectors, which every v3 reader applies at scan speed.
+		props[table.PropertyFormatVersion] = "3"
+	}
 	for k, v := range c.Properties {
 		props[k] = v
 	}
@@ -353,9 +388,12 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest 
 	summary := paneSummary(f.Unbounded, pane, &sent)
 	var res CommitResult
 	var err error
-	if f.Sharded {
+	switch {
+	case f.Cfg.Mode.rowLevel():
+		res, err = f.sink.commitRows(ctx, dest, decodeChunks(elems, &sent), summary)
+	case f.Sharded:
 		res, err = f.sink.commitParts(ctx, dest, elems, &sent, summary)
-	} else {
+	default:
 		res, err = f.sink.commit(ctx, dest, decodeChunks(elems, &sent), summary)
 	}
 	if err != nil {

@@ -1,0 +1,163 @@
+package cdc
+
+import (
+	"maps"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+)
+
+// base is 2026-01-01T00:00:00Z in microseconds: 20454 days after the epoch.
+const base = 20454 * 86400 * 1_000_000
+
+func TestGeneratedByHand(t *testing.T) {
+	cases := []struct {
+		i, keys int64
+		want    Change
+	}{
+		{0, 3, Change{Op: "c", LSN: 1, ID: 0, Owner: "owner-0", BalanceCents: 0, UpdatedAt: base}},
+		// k=1, r=1: (7+1)%50, 1000+37
+		{4, 3, Change{Op: "u", LSN: 5, ID: 1, Owner: "owner-8", BalanceCents: 1037, UpdatedAt: base + 4000}},
+		// k=2, r=6: the delete of the first cycle
+		{20, 3, Change{Op: "d", LSN: 21, ID: 2}},
+		// k=2, r=7: back in the second cycle; (14+7)%50, 2000+259
+		{23, 3, Change{Op: "c", LSN: 24, ID: 2, Owner: "owner-21", BalanceCents: 2259, UpdatedAt: base + 23000}},
+		// k=456, r=123 (123%7 = 4); (3192+123)%50, (456000+4551)%1000000
+		{123456, 1000, Change{Op: "u", LSN: 123457, ID: 456, Owner: "owner-15", BalanceCents: 460551, UpdatedAt: base + 123456000}},
+		// k=999, r=1001 (1001%7 = 0): (6993+1001)%50 = 44,
+		// (999000+37037)%1000000 = 36037
+		{1001999, 1000, Change{Op: "c", LSN: 1002000, ID: 999, Owner: "owner-44", BalanceCents: 36037, UpdatedAt: base + 1001999000}},
+	}
+	for _, c := range cases {
+		if got := Generated(c.i, c.keys); got != c.want {
+			t.Errorf("Generated(%d, %d) = %+v, want %+v", c.i, c.keys, got, c.want)
+		}
+	}
+}
+
+func TestGeneratedCycles(t *testing.T) {
+	const keys = 5
+	for cycle := range int64(3) {
+		ops := map[int64][]string{}
+		for i := cycle * 7 * keys; i < (cycle+1)*7*keys; i++ {
+			c := Generated(i, keys)
+			ops[c.ID] = append(ops[c.ID], c.Op)
+		}
+		want := []string{"c", "u", "u", "u", "u", "u", "d"}
+		if len(ops) != keys {
+			t.Errorf("cycle %d changes %d keys, want %d", cycle, len(ops), keys)
+		}
+		for id, got := range ops {
+			if !slices.Equal(got, want) {
+				t.Errorf("cycle %d: key %d goes %v, want %v", cycle, id, got, want)
+			}
+		}
+	}
+}
+
+func TestGeneratedReplayedByHand(t *testing.T) {
+	const keys = 2
+	firstN := func(n int64) []Change {
+		var cs []Change
+		for i := range n {
+			cs = append(cs, Generated(i, keys))
+		}
+		return cs
+	}
+	cases := []struct {
+		n    int64
+		want map[int64]Account
+	}{
+		{0, map[int64]Account{}},
+		// i=0 inserts key 0
+		{1, map[int64]Account{0: {ID: 0, Owner: "owner-0", UpdatedAt: base}}},
+		// key 0 deleted at i=12 (r=6); key 1 last updated at i=11 (r=5):
+		// owner (7+5)%50, balance 1000+5*37
+		{13, map[int64]Account{1: {ID: 1, Owner: "owner-12", BalanceCents: 1185, UpdatedAt: base + 11000}}},
+		// both deleted at the end of their first cycle
+		{14, map[int64]Account{}},
+		// key 0 updated at i=16 (r=8): owner 8%50, balance 8*37; key 1
+		// inserted again at i=15 (r=7): owner (7+7)%50, balance 1000+7*37
+		{17, map[int64]Account{
+			0: {ID: 0, Owner: "owner-8", BalanceCents: 296, UpdatedAt: base + 16000},
+			1: {ID: 1, Owner: "owner-14", BalanceCents: 1259, UpdatedAt: base + 15000},
+		}},
+	}
+	for _, c := range cases {
+		if got := Replay(firstN(c.n)); !maps.Equal(got, c.want) {
+			t.Errorf("Replay of the first %d changes = %v, want %v", c.n, got, c.want)
+		}
+	}
+}
+
+// A stream that started in the past has all its changes due at once, so
+// the exact count is known: every change 0..n-1 exactly once, timestamped
+// when it fell due.
+func TestGenerateEmitsEveryDueChangeOnce(t *testing.T) {
+	const n, keys = 700, 3
+	interval := 2 * time.Millisecond
+	start := time.Now().Add(-time.Minute).Truncate(time.Millisecond)
+	p, s := beam.NewPipelineWithRoot()
+	col := Generate(s, GenerateConfig{Keys: keys, Interval: interval, Duration: n * interval, Start: start})
+	got, err := runCollecting(t, p, s, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGenerated(t, got, n, keys, start, interval)
+}
+
+// A stream that starts now sleeps until its changes fall due.
+func TestGeneratePacesChanges(t *testing.T) {
+	const n, keys = 20, 4
+	interval := 75 * time.Millisecond
+	start := time.Now().Truncate(time.Millisecond)
+	p, s := beam.NewPipelineWithRoot()
+	col := Generate(s, GenerateConfig{Keys: keys, Interval: interval, Duration: n * interval, Start: start})
+	got, err := runCollecting(t, p, s, col)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took, last := time.Since(start), (n-1)*interval; took < last {
+		t.Errorf("the stream ended %v after its start, before its last change fell due at %v", took, last)
+	}
+	checkGenerated(t, got, n, keys, start, interval)
+}
+
+func checkGenerated(t *testing.T, got []stamped, n, keys int64, start time.Time, interval time.Duration) {
+	t.Helper()
+	if int64(len(got)) != n {
+		t.Fatalf("got %d changes, want %d", len(got), n)
+	}
+	for i, c := range got {
+		i := int64(i)
+		if want := Generated(i, keys); c.Change != want {
+			t.Fatalf("change %d: %+v, want %+v", i, c.Change, want)
+		}
+		if want := start.Add(time.Duration(i) * interval); !c.At.Equal(want) {
+			t.Fatalf("change %d timestamped %v, want %v", i, c.At, want)
+		}
+	}
+}
+
+// A runner may split the restriction while positions are being claimed in
+// blocks: a block claim is clipped to the new end, never past it, and the
+// residual starts right after it, so no change is lost or claimed twice.
+func TestBlockClaimsRespectSplits(t *testing.T) {
+	rt := (&generateFn{}).CreateTracker(offsetrange.Restriction{Start: 0, End: 100})
+	if from, to, done := rt.claim(10); from != 0 || to != 10 || done {
+		t.Fatalf("claim(10) = %d, %d, %v; want 0, 10, false", from, to, done)
+	}
+	primary, residual, err := rt.TrySplit(0.5) // [0,55) and [55,100)
+	if err != nil || primary.(offsetrange.Restriction).End != 55 || residual.(offsetrange.Restriction) != (offsetrange.Restriction{Start: 55, End: 100}) {
+		t.Fatalf("TrySplit(0.5) = %v, %v, %v", primary, residual, err)
+	}
+	if from, to, done := rt.claim(80); from != 10 || to != 55 || !done {
+		t.Fatalf("claim(80) after the split = %d, %d, %v; want 10, 55, true", from, to, done)
+	}
+	if !rt.IsDone() {
+		t.Error("primary not done after claiming up to its end")
+	}
+}

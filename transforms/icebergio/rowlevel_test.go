@@ -1,0 +1,240 @@
+package icebergio
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/iceberg-go/table"
+	"github.com/stretchr/testify/require"
+)
+
+// change is a row of a change stream: the operation, its position in the
+// log, and the account row.
+type change struct {
+	Op    string `beam:"op"`
+	LSN   int64  `beam:"lsn"`
+	ID    int64  `beam:"id"`
+	Owner string `beam:"owner"`
+	Bal   int64  `beam:"balance_cents"`
+}
+
+// account is a row of the table the changes land in.
+type account struct {
+	LSN   int64  `beam:"lsn"`
+	ID    int64  `beam:"id"`
+	Owner string `beam:"owner"`
+	Bal   int64  `beam:"balance_cents"`
+}
+
+// model replays changes the simple way: per id, the change with the
+// highest LSN wins; a delete leaves no row.
+func model(changes []change) []account {
+	last := map[int64]change{}
+	for _, c := range changes {
+		if cur, ok := last[c.ID]; !ok || c.LSN >= cur.LSN {
+			last[c.ID] = c
+		}
+	}
+	var out []account
+	for _, c := range last {
+		if c.Op != "d" {
+			out = append(out, account{LSN: c.LSN, ID: c.ID, Owner: c.Owner, Bal: c.Bal})
+		}
+	}
+	return sortAccounts(out)
+}
+
+func sortAccounts(a []account) []account {
+	slices.SortFunc(a, func(x, y account) int { return int(x.ID - y.ID) })
+	return a
+}
+
+// changeLog is n changes to keys ids, LSNs 1..n, in panes of per changes
+// each shuffled; every fifth pane also repeats, with its old LSN, a change
+// from two panes back (a late duplicate the table must not apply).
+func changeLog(seed uint64, n, keys, per int) [][]change {
+	r := rand.New(rand.NewPCG(seed, 1))
+	var all []change
+	var panes [][]change
+	for i := range n {
+		id := int64(r.IntN(keys))
+		op := []string{"c", "u", "u", "u", "d", "r"}[r.IntN(6)]
+		c := change{Op: op, LSN: int64(i + 1), ID: id}
+		if op != "d" {
+			c.Owner, c.Bal = fmt.Sprintf("owner-%d", r.IntN(7)), int64(r.IntN(100_000))
+		}
+		all = append(all, c)
+		if len(all)%per == 0 {
+			p := slices.Clone(all[len(all)-per:])
+			if k := len(panes); k >= 2 && k%5 == 0 {
+				p = append(p, panes[k-2][0])
+			}
+			r.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+			panes = append(panes, p)
+		}
+	}
+	return panes
+}
+
+func readAccounts(t *testing.T, tbl *table.Table) []account {
+	t.Helper()
+	return sortAccounts(readRows[account](t, tbl))
+}
+
+// deleteFiles counts the live delete files of tbl's current snapshot by
+// kind, and the data files that have more than one deletion vector.
+func deleteFiles(t *testing.T, tbl *table.Table) (dvs, eq, pos, doubled int) {
+	t.Helper()
+	tasks, err := tbl.Scan().PlanFiles(context.Background())
+	require.NoError(t, err)
+	seen := map[string]bool{}
+	for _, task := range tasks {
+		if seen[task.File.FilePath()] {
+			continue
+		}
+		seen[task.File.FilePath()] = true
+		eq += len(task.EqualityDeleteFiles)
+		pos += len(task.DeleteFiles)
+		dvs += len(task.DeletionVectorFiles)
+		if len(task.DeletionVectorFiles) > 1 {
+			doubled++
+		}
+	}
+	return dvs, eq, pos, doubled
+}
+
+func TestChangesMatchTheModel(t *testing.T) {
+	for _, version := range []string{"3", "2"} {
+		t.Run("v"+version, func(t *testing.T) {
+			ctx := context.Background()
+			dest := "cdc.accounts_v" + version
+			cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes,
+				Key: []string{"id"}, Op: "op", Order: "lsn", Properties: map[string]string{table.PropertyFormatVersion: version}}
+			s := newTestSink[change](t, cfg)
+			panes := changeLog(7, 1200, 40, 100)
+			var applied []change
+			for i, p := range panes {
+				if i%4 == 3 {
+					// A new worker: its index is built from the table.
+					s = newTestSink[change](t, cfg)
+				}
+				res, err := s.commitRows(ctx, dest, chunksOf(t, s, p, 30), nil)
+				require.NoError(t, err, "pane %d", i)
+				require.False(t, res.Skipped)
+				applied = append(applied, p...)
+				tbl := loadTable(t, s.cat, dest)
+				require.Equal(t, model(applied), readAccounts(t, tbl), "after pane %d", i)
+			}
+			tbl := loadTable(t, s.cat, dest)
+			require.Equal(t, version, fmt.Sprint(tbl.Metadata().Version()))
+			require.Equal(t, []int{tbl.Schema().Field(1).ID}, tbl.Schema().IdentifierFieldIDs, "id is the identifier field")
+			_, hasOp := tbl.Schema().FindFieldByName("op")
+			require.False(t, hasOp, "the operation is not a column")
+			dvs, eq, pos, doubled := deleteFiles(t, tbl)
+			t.Logf("v%s: %d snapshots, live delete files: %d DVs, %d equality, %d position", version, len(tbl.Metadata().Snapshots()), dvs, eq, pos)
+			if version == "3" {
+				require.NotZero(t, dvs)
+				require.Zero(t, eq+pos, "a v3 table gets deletion vectors only")
+				require.Zero(t, doubled, "a data file has at most one deletion vector")
+			} else {
+				require.NotZero(t, eq)
+				require.Zero(t, dvs+pos)
+			}
+		})
+	}
+}
+
+// A replayed pane commits nothing; the index the sink keeps survives it.
+func TestReplayedChangesAreSkipped(t *testing.T) {
+	ctx := context.Background()
+	dest := "cdc.replay"
+	s := newTestSink[change](t, Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn"})
+	panes := changeLog(11, 300, 20, 100)
+	blobs := encodeRows(t, s, panes[0], 25)
+	_, err := s.commitRows(ctx, dest, deliver(blobs), nil)
+	require.NoError(t, err)
+	res, err := s.commitRows(ctx, dest, deliver(blobs), nil)
+	require.NoError(t, err)
+	require.True(t, res.Skipped)
+	for _, p := range panes[1:] {
+		_, err := s.commitRows(ctx, dest, chunksOf(t, s, p, 25), nil)
+		require.NoError(t, err)
+	}
+	tbl := loadTable(t, s.cat, dest)
+	require.Equal(t, model(slices.Concat(panes...)), readAccounts(t, tbl))
+	require.Len(t, tbl.Metadata().Snapshots(), len(panes))
+}
+
+// Upsert: rows without an operation; the later of two rows with one key
+// in a pane wins by Order.
+func TestUpsert(t *testing.T) {
+	ctx := context.Background()
+	dest := "cdc.upsert"
+	s := newTestSink[account](t, Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Upsert, Key: []string{"id"}, Order: "lsn"})
+	_, err := s.commitRows(ctx, dest, chunksOf(t, s, []account{{1, 1, "a", 10}, {2, 2, "b", 20}, {4, 1, "a", 11}, {3, 3, "c", 30}}, 2), nil)
+	require.NoError(t, err)
+	_, err = s.commitRows(ctx, dest, chunksOf(t, s, []account{{5, 2, "b", 21}, {2, 3, "c", 0}}, 1), nil) // the second is stale
+	require.NoError(t, err)
+	require.Equal(t, []account{{4, 1, "a", 11}, {5, 2, "b", 21}, {3, 3, "c", 30}}, readAccounts(t, loadTable(t, s.cat, dest)))
+}
+
+// What cannot be applied fails with the reason before anything is
+// committed.
+func TestBadChangesAreRefused(t *testing.T) {
+	ctx := context.Background()
+	dest := "cdc.bad"
+	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn"}
+	s := newTestSink[change](t, cfg)
+	_, err := s.commitRows(ctx, dest, chunksOf(t, s, []change{{Op: "c", LSN: 1, ID: 1}, {Op: "x", LSN: 2, ID: 2}}, 10), nil)
+	require.ErrorContains(t, err, `row with key id=2: unknown operation "x" in op`)
+	if tbl, err := s.cat.LoadTable(ctx, table.Identifier{"cdc", "bad"}); err == nil {
+		require.Nil(t, tbl.CurrentSnapshot(), "nothing committed")
+	}
+
+	for _, bad := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Table: "a.b", Mode: Changes, Op: "op"}, "needs Order"},
+		{Config{Table: "a.b", Mode: Changes, Order: "lsn"}, "needs Op"},
+		{Config{Table: "a.b", Mode: Changes, Op: "lsn", Order: "lsn"}, `Op "lsn" is not a string field`},
+		{Config{Table: "a.b", Mode: Upsert, Key: []string{"nope"}}, `key column "nope" is not a field`},
+		{Config{Table: "a.b", Mode: Upsert, Shards: 4}, "Shards must be 1"},
+		{Config{Table: "a.b", Key: []string{"id"}}, "Key, Op and Order apply to the modes"},
+	} {
+		rs, err := newRowSchema(reflect.TypeFor[change]())
+		require.NoError(t, err)
+		err = bad.cfg.withDefaults().check(rs)
+		require.ErrorContains(t, err, bad.want)
+	}
+}
+
+func init() {
+	beam.RegisterType(reflect.TypeOf(change{}))
+	beam.RegisterType(reflect.TypeOf(account{}))
+}
+
+// Through the Beam transforms on prism: Write in Changes mode, batch after
+// batch, into a v3 and a v2 table, each read back with Read (deletion
+// vectors and equality deletes applied) equal to the model.
+func TestWriteChangesAndReadBack(t *testing.T) {
+	for _, version := range []string{"3", "2"} {
+		t.Run("v"+version, func(t *testing.T) {
+			cfg := Config{Catalog: launch(t), Table: "cdc.pipeline", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn",
+				Properties: map[string]string{table.PropertyFormatVersion: version}}
+			var applied []change
+			for _, p := range changeLog(3, 600, 30, 200) {
+				res := runWrite(t, cfg, p)
+				require.Len(t, res, 1)
+				applied = append(applied, p...)
+			}
+			got, _ := runRead[account](t, ReadConfig{Catalog: cfg.Catalog, Table: cfg.Table})
+			require.Equal(t, model(applied), sortAccounts(got))
+		})
+	}
+}
