@@ -13,6 +13,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
 // generatedBase is UpdatedAt of change 0: 2026-01-01T00:00:00Z.
@@ -183,12 +184,12 @@ func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
 	return float64(max(0, min(r.End, sp.dueBy(time.Now()))-r.Start))
 }
 
-func (*generateFn) CreateTracker(r offsetrange.Restriction) *blockTracker {
-	return &blockTracker{rest: r, next: r.Start}
+func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
+	return blocks.NewTracker(r)
 }
 
 // TruncateRestriction drops the rest of the stream when a job drains.
-func (*generateFn) TruncateRestriction(*blockTracker, span) offsetrange.Restriction {
+func (*generateFn) TruncateRestriction(*blocks.Tracker, span) offsetrange.Restriction {
 	return offsetrange.Restriction{}
 }
 
@@ -196,12 +197,12 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 	return &sdf.ManualWatermarkEstimator{}
 }
 
-func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
+func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
 	began := time.Now()
 	now := began
 	maxBundle := time.Duration(f.BundleNanos)
 	for {
-		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
+		from, to, done := rt.Claim(min(sp.dueBy(now), rt.Next()+blockRows))
 		for i := from; i < to; i++ {
 			emit(mtime.FromTime(sp.dueAt(i)), Generated(i, sp.Keys))
 		}
@@ -231,7 +232,7 @@ func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermark
 }
 
 func init() {
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blockTracker, span,
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, span,
 		func(beam.EventTime, Change), sdf.ProcessContinuation, error](&generateFn{})
 	register.Emitter2[beam.EventTime, Change]()
 	beam.RegisterType(reflect.TypeOf((*span)(nil)).Elem())

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 )
 
 // base is 2026-01-01T00:00:00Z in microseconds: 20454 days after the epoch.
@@ -139,25 +138,5 @@ func checkGenerated(t *testing.T, got []stamped, n, keys int64, start time.Time,
 		if want := start.Add(time.Duration(i) * interval); !c.At.Equal(want) {
 			t.Fatalf("change %d timestamped %v, want %v", i, c.At, want)
 		}
-	}
-}
-
-// A runner may split the restriction while positions are being claimed in
-// blocks: a block claim is clipped to the new end, never past it, and the
-// residual starts right after it, so no change is lost or claimed twice.
-func TestBlockClaimsRespectSplits(t *testing.T) {
-	rt := (&generateFn{}).CreateTracker(offsetrange.Restriction{Start: 0, End: 100})
-	if from, to, done := rt.claim(10); from != 0 || to != 10 || done {
-		t.Fatalf("claim(10) = %d, %d, %v; want 0, 10, false", from, to, done)
-	}
-	primary, residual, err := rt.TrySplit(0.5) // [0,55) and [55,100)
-	if err != nil || primary.(offsetrange.Restriction).End != 55 || residual.(offsetrange.Restriction) != (offsetrange.Restriction{Start: 55, End: 100}) {
-		t.Fatalf("TrySplit(0.5) = %v, %v, %v", primary, residual, err)
-	}
-	if from, to, done := rt.claim(80); from != 10 || to != 55 || !done {
-		t.Fatalf("claim(80) after the split = %d, %d, %v; want 10, 55, true", from, to, done)
-	}
-	if !rt.IsDone() {
-		t.Error("primary not done after claiming up to its end")
 	}
 }

@@ -23,6 +23,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local patterns
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
 // ReadConfig says which Debezium files ReadDebezium replays, and how fast.
@@ -246,12 +247,12 @@ func (*readFn) RestrictionSize(r replay, rest offsetrange.Restriction) float64 {
 	return float64(max(0, min(rest.End, r.dueBy(time.Now()))-rest.Start))
 }
 
-func (*readFn) CreateTracker(rest offsetrange.Restriction) *blockTracker {
-	return &blockTracker{rest: rest, next: rest.Start}
+func (*readFn) CreateTracker(rest offsetrange.Restriction) *blocks.Tracker {
+	return blocks.NewTracker(rest)
 }
 
 // TruncateRestriction drops the rest of the replay when a job drains.
-func (*readFn) TruncateRestriction(*blockTracker, replay) offsetrange.Restriction {
+func (*readFn) TruncateRestriction(*blocks.Tracker, replay) offsetrange.Restriction {
 	return offsetrange.Restriction{}
 }
 
@@ -259,7 +260,7 @@ func (*readFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 	return &sdf.ManualWatermarkEstimator{}
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, r replay, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
+func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, r replay, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
 	if f.cur == nil || !f.cur.reads(r) {
 		f.closeCursor()
 		f.cur = newCursor(r)
@@ -268,7 +269,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEsti
 	now := began
 	maxBundle := time.Duration(f.BundleNanos)
 	for {
-		from, to, done := rt.claim(min(r.dueBy(now), rt.nextPos()+blockRows))
+		from, to, done := rt.Claim(min(r.dueBy(now), rt.Next()+blockRows))
 		if to > from {
 			if err := f.emitLines(ctx, r, from, to, now, emit); err != nil {
 				f.closeCursor()
@@ -486,7 +487,7 @@ func (c *cursor) close() {
 func init() {
 	register.DoFn3x1[context.Context, []byte, func(replay), error](&listFn{})
 	register.Emitter1[replay]()
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blockTracker, replay,
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, replay,
 		func(beam.EventTime, Change), sdf.ProcessContinuation, error](&readFn{})
 	beam.RegisterType(reflect.TypeOf((*replay)(nil)).Elem())
 }

@@ -8,10 +8,8 @@ package clicks
 import (
 	"context"
 	"fmt"
-	"math"
 	"reflect"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
 // Click is one generated row; its beam tags are the Iceberg column names.
@@ -176,12 +175,12 @@ func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
 	return float64(max(0, min(r.End, sp.dueBy(time.Now()))-r.Start))
 }
 
-func (*generateFn) CreateTracker(r offsetrange.Restriction) *blockTracker {
-	return &blockTracker{rest: r, next: r.Start}
+func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
+	return blocks.NewTracker(r)
 }
 
 // TruncateRestriction drops the rest of the stream when a job drains.
-func (*generateFn) TruncateRestriction(*blockTracker, span) offsetrange.Restriction {
+func (*generateFn) TruncateRestriction(*blocks.Tracker, span) offsetrange.Restriction {
 	return offsetrange.Restriction{}
 }
 
@@ -189,16 +188,16 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 	return &sdf.ManualWatermarkEstimator{}
 }
 
-func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blockTracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
+func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
 	began := time.Now()
 	now := began
 	maxBundle := time.Duration(f.BundleNanos)
 	for {
 		if stopping.Load() {
-			rt.end()
+			rt.End()
 			return sdf.StopProcessing(), nil
 		}
-		from, to, done := rt.claim(min(sp.dueBy(now), rt.nextPos()+blockRows))
+		from, to, done := rt.Claim(min(sp.dueBy(now), rt.Next()+blockRows))
 		for i := from; i < to; i++ {
 			c := ForIndex(i)
 			if f.Sequenced {
@@ -241,117 +240,8 @@ var stopping atomic.Bool
 // Dataflow, drain the job instead.
 func Stop() { stopping.Store(true) }
 
-// blockTracker tracks an offset range claimed in blocks: one claim covers
-// every row due, clipped atomically to the restriction's end, which the
-// runner may move at any time by splitting. (offsetrange's tracker claims
-// one position at a time: claiming a block's last position past a split
-// point would silently drop the rows before it.)
-type blockTracker struct {
-	mu      sync.Mutex
-	rest    offsetrange.Restriction
-	next    int64 // first unclaimed position
-	stopped bool
-	err     error
-}
-
-func (t *blockTracker) nextPos() int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.next
-}
-
-// claim claims positions [from, to) with to <= upTo; done reports that the
-// restriction is finished and nothing more may be claimed.
-func (t *blockTracker) claim(upTo int64) (from, to int64, done bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	from = t.next
-	if t.stopped {
-		return from, from, true
-	}
-	to = max(from, min(upTo, t.rest.End))
-	t.next = to
-	if to >= t.rest.End {
-		t.stopped = true
-	}
-	return from, to, t.stopped
-}
-
-// end finishes the restriction at the first unclaimed position.
-func (t *blockTracker) end() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.rest.End = min(t.rest.End, t.next)
-	t.stopped = true
-}
-
-// TryClaim claims every position up to and including pos.
-func (t *blockTracker) TryClaim(p any) bool {
-	pos := p.(int64)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	switch {
-	case t.stopped:
-		t.err = fmt.Errorf("clicks: claim of %d after the restriction %v stopped", pos, t.rest)
-		return false
-	case pos < t.next:
-		t.stopped = true
-		t.err = fmt.Errorf("clicks: claim of %d at or before the last claimed position %d", pos, t.next-1)
-		return false
-	case pos >= t.rest.End:
-		t.next, t.stopped = t.rest.End, true
-		return false
-	}
-	t.next = pos + 1
-	return true
-}
-
-func (t *blockTracker) GetError() error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
-}
-
-// TrySplit keeps the claimed rows (and the given fraction of the rest) in
-// the primary; fraction 0 is a checkpoint.
-func (t *blockTracker) TrySplit(fraction float64) (primary, residual any, err error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.stopped || t.next >= t.rest.End {
-		return t.rest, nil, nil
-	}
-	fraction = math.Min(math.Max(fraction, 0), 1)
-	at := t.next + int64(math.Ceil(fraction*float64(t.rest.End-t.next)))
-	if at >= t.rest.End {
-		return t.rest, nil, nil
-	}
-	res := offsetrange.Restriction{Start: at, End: t.rest.End}
-	t.rest.End = at
-	return t.rest, res, nil
-}
-
-func (t *blockTracker) GetProgress() (done, remaining float64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return float64(t.next - t.rest.Start), float64(t.rest.End - t.next)
-}
-
-func (t *blockTracker) IsDone() bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err == nil && t.next >= t.rest.End
-}
-
-func (t *blockTracker) GetRestriction() any {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rest
-}
-
-func (t *blockTracker) IsBounded() bool { return true }
-
 func init() {
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blockTracker, span,
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, span,
 		func(beam.EventTime, beam.X), sdf.ProcessContinuation, error](&generateFn{})
 	register.Emitter2[beam.EventTime, beam.X]()
 	beam.RegisterType(reflect.TypeOf((*Click)(nil)).Elem())

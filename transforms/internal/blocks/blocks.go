@@ -1,4 +1,8 @@
-package cdc
+// Package blocks is the restriction tracker of icebeam's streaming sources
+// (the clicks generator, the change-stream generator and replayer): an
+// offset range claimed a block of due positions at a time, which a runner
+// may split or checkpoint at any moment.
+package blocks
 
 import (
 	"fmt"
@@ -8,15 +12,15 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 )
 
-// blockTracker is a copy of the one in transforms/clicks, which keeps it
-// unexported; both sources of this package claim their positions with it.
+// NewTracker tracks r from its start.
+func NewTracker(r offsetrange.Restriction) *Tracker { return &Tracker{rest: r, next: r.Start} }
 
-// blockTracker tracks an offset range claimed in blocks: one claim covers
+// Tracker tracks an offset range claimed in blocks: one claim covers
 // every row due, clipped atomically to the restriction's end, which the
 // runner may move at any time by splitting. (offsetrange's tracker claims
 // one position at a time: claiming a block's last position past a split
 // point would silently drop the rows before it.)
-type blockTracker struct {
+type Tracker struct {
 	mu      sync.Mutex
 	rest    offsetrange.Restriction
 	next    int64 // first unclaimed position
@@ -24,15 +28,16 @@ type blockTracker struct {
 	err     error
 }
 
-func (t *blockTracker) nextPos() int64 {
+// Next is the first unclaimed position.
+func (t *Tracker) Next() int64 {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.next
 }
 
-// claim claims positions [from, to) with to <= upTo; done reports that the
+// Claim claims positions [from, to) with to <= upTo; done reports that the
 // restriction is finished and nothing more may be claimed.
-func (t *blockTracker) claim(upTo int64) (from, to int64, done bool) {
+func (t *Tracker) Claim(upTo int64) (from, to int64, done bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	from = t.next
@@ -47,8 +52,8 @@ func (t *blockTracker) claim(upTo int64) (from, to int64, done bool) {
 	return from, to, t.stopped
 }
 
-// end finishes the restriction at the first unclaimed position.
-func (t *blockTracker) end() {
+// End finishes the restriction at the first unclaimed position.
+func (t *Tracker) End() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.rest.End = min(t.rest.End, t.next)
@@ -56,17 +61,17 @@ func (t *blockTracker) end() {
 }
 
 // TryClaim claims every position up to and including pos.
-func (t *blockTracker) TryClaim(p any) bool {
+func (t *Tracker) TryClaim(p any) bool {
 	pos := p.(int64)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
 	case t.stopped:
-		t.err = fmt.Errorf("cdc: claim of %d after the restriction %v stopped", pos, t.rest)
+		t.err = fmt.Errorf("claim of %d after the restriction %v stopped", pos, t.rest)
 		return false
 	case pos < t.next:
 		t.stopped = true
-		t.err = fmt.Errorf("cdc: claim of %d at or before the last claimed position %d", pos, t.next-1)
+		t.err = fmt.Errorf("claim of %d at or before the last claimed position %d", pos, t.next-1)
 		return false
 	case pos >= t.rest.End:
 		t.next, t.stopped = t.rest.End, true
@@ -76,7 +81,7 @@ func (t *blockTracker) TryClaim(p any) bool {
 	return true
 }
 
-func (t *blockTracker) GetError() error {
+func (t *Tracker) GetError() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.err
@@ -84,7 +89,7 @@ func (t *blockTracker) GetError() error {
 
 // TrySplit keeps the claimed rows (and the given fraction of the rest) in
 // the primary; fraction 0 is a checkpoint.
-func (t *blockTracker) TrySplit(fraction float64) (primary, residual any, err error) {
+func (t *Tracker) TrySplit(fraction float64) (primary, residual any, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.stopped || t.next >= t.rest.End {
@@ -100,22 +105,22 @@ func (t *blockTracker) TrySplit(fraction float64) (primary, residual any, err er
 	return t.rest, res, nil
 }
 
-func (t *blockTracker) GetProgress() (done, remaining float64) {
+func (t *Tracker) GetProgress() (done, remaining float64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return float64(t.next - t.rest.Start), float64(t.rest.End - t.next)
 }
 
-func (t *blockTracker) IsDone() bool {
+func (t *Tracker) IsDone() bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.err == nil && t.next >= t.rest.End
 }
 
-func (t *blockTracker) GetRestriction() any {
+func (t *Tracker) GetRestriction() any {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.rest
 }
 
-func (t *blockTracker) IsBounded() bool { return true }
+func (t *Tracker) IsBounded() bool { return true }

@@ -1,0 +1,197 @@
+// Command cdc keeps an Iceberg table up to date from a database's change
+// log: inserts, updates and deletes of an accounts table, applied once per
+// triggering window as one row-level commit (deletion vectors on format v3
+// tables, equality deletes on v2), exactly once.
+//
+// With no --input it applies a generated change stream (transforms/cdc
+// Generated: change i of --keys accounts is a pure function of i); with
+// --input, newline-delimited Debezium JSON change events, replayed as a
+// stream at --rate events per second.
+//
+//	go run ./pipelines/cdc --interval=10ms --duration=1m
+//	go run ./pipelines/cdc --input='/data/accounts-*.json' --rate=0
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/apache/iceberg-go/table"
+	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
+	"github.com/icebeam/icebeam/transforms/cdc"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+)
+
+var (
+	icebergTable  = flag.String("iceberg_table", "cdc.accounts", "destination table, namespace.table")
+	triggerSecs   = flag.Int("triggering_frequency_seconds", 20, "seconds between commits")
+	duration      = flag.Duration("duration", 0, "generated stream: stop after this long and finish once the last window is committed; 0 runs until cancelled")
+	formatVersion = flag.Int("format_version", 3, "Iceberg format version of a table the job creates: 3 (deletes as deletion vectors) or 2 (equality deletes)")
+	writeShards   = flag.Int("write_shards", 1, "workers that write each table's pane; row-level changes are committed from one worker per table, so only 1 is accepted for now")
+	input         = flag.String("input", "", "Debezium JSON change events, one per line: a file, a directory or a glob, local or gs://; empty: a generated change stream")
+	rate          = flag.Float64("rate", 0, "with --input: events per second to replay at; 0 as fast as it goes")
+	interval      = flag.Duration("interval", 5*time.Second, "generated stream: time between changes")
+	keys          = flag.Int64("keys", 1000, "generated stream: number of accounts")
+
+	catalogFlags catalog.Config
+
+	// version is stamped at build time (-ldflags "-X main.version=...").
+	version = "dev"
+)
+
+func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
+
+func main() {
+	launch.Synopsis = "Applies a change log of an accounts table (generated, or Debezium JSON with --input) to an Iceberg\n" +
+		"table, one row-level commit per --triggering_frequency_seconds; runs until the log ends or Ctrl-C."
+	launch.Parse()
+	beam.Init()
+	launch.ConfigureRunner()
+	if err := checkFlags(); err != nil {
+		launch.Fatalf("cdc: %v", err)
+	}
+	if err := launch.CheckCatalog(catalogFlags); err != nil {
+		launch.Fatalf("cdc: %v", err)
+	}
+	writeCfg := icebergio.Config{
+		WriterID:            "cdc-" + uuid.NewString(),
+		Table:               *icebergTable,
+		Mode:                icebergio.Changes,
+		Key:                 []string{"id"},
+		Op:                  "op",
+		Order:               "lsn",
+		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		Shards:              *writeShards,
+		Properties:          map[string]string{table.PropertyFormatVersion: fmt.Sprint(*formatVersion)},
+	}
+	if err := icebergio.Check(writeCfg, reflect.TypeFor[cdc.Change]()); err != nil {
+		launch.Fatalf("cdc: %v", err)
+	}
+	ctx := context.Background()
+	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
+	if err != nil {
+		launch.Fatalf("cdc: %v", err)
+	}
+	defer stop()
+	if launch.Waits() {
+		// Before any work: the catalog answers and takes our credentials.
+		if _, err := catalog.Open(ctx, cfg); err != nil {
+			stop()
+			launch.Fatalf("cdc: %v", err)
+		}
+	}
+
+	p, s := beam.NewPipelineWithRoot()
+	var changes beam.PCollection
+	if *input != "" {
+		changes = cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
+	} else {
+		changes = cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration})
+	}
+	writeCfg.Catalog = cfg
+	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, changes)
+
+	start := time.Now()
+	res, err := beamx.RunWithMetrics(ctx, p)
+	if err != nil {
+		stop()
+		launch.Fatalf("cdc: job failed: %v", launch.Failed(err))
+	}
+	if !launch.Waits() {
+		return // nothing has run yet (dry run, template, async submission)
+	}
+	applied := map[string]int64{}
+	for _, c := range res.Metrics().AllMetrics().Counters() {
+		if c.Namespace() == "icebergio" {
+			applied[c.Name()] += c.Result()
+		}
+	}
+	live, err := liveRows(ctx, cfg, *icebergTable)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "cdc: the job finished; counting the table's rows failed: %v\n", err)
+	}
+	printSummary(os.Stdout, cfg, *icebergTable, applied, live, time.Since(start))
+}
+
+// checkFlags refuses values the job cannot run with, before any work.
+func checkFlags() error {
+	switch {
+	case *formatVersion != 2 && *formatVersion != 3:
+		return fmt.Errorf("--format_version=%d: want 2 or 3", *formatVersion)
+	case *writeShards != 1:
+		return fmt.Errorf("--write_shards=%d: row-level changes are committed from one worker per table for now; leave it at 1", *writeShards)
+	case *triggerSecs < 1:
+		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
+	case *rate < 0:
+		return fmt.Errorf("--rate=%v: want 0 (as fast as it goes) or a positive rate", *rate)
+	case *input == "" && *interval <= 0:
+		return fmt.Errorf("--interval=%v: want a positive duration", *interval)
+	case *input == "" && *keys < 1:
+		return fmt.Errorf("--keys=%d: want at least 1", *keys)
+	case *duration < 0:
+		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
+	case *input != "" && *duration != 0:
+		return fmt.Errorf("--duration applies to the generated stream; with --input the job ends with the input")
+	}
+	return nil
+}
+
+// liveRows counts the rows the table holds now, deletes applied.
+func liveRows(ctx context.Context, cfg catalog.Config, name string) (int64, error) {
+	cat, err := catalog.Open(ctx, cfg)
+	if err != nil {
+		return 0, err
+	}
+	ident, err := catalog.ParseTable(name)
+	if err != nil {
+		return 0, err
+	}
+	tbl, err := cat.LoadTable(ctx, ident)
+	if err != nil {
+		return 0, err
+	}
+	at, err := tbl.Scan(table.WithSelectedFields("id")).ToArrowTable(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer at.Release()
+	return at.NumRows(), nil
+}
+
+// printSummary says what the job applied, what it wrote, and how to look.
+func printSummary(w io.Writer, cfg catalog.Config, name string, applied map[string]int64, live int64, took time.Duration) {
+	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
+	if catalogFlags.URI == "" && cfg.LocalDir != "" {
+		// The embedded catalog's address died with the job.
+		where = "the local catalog in " + cfg.LocalDir
+	}
+	fmt.Fprintf(w, "Applied changes to %s in %d commits in %s (%s):\n", name, applied["commits"], took.Round(time.Second), where)
+	upserted, updated := applied["upserted_rows"], applied["updated_rows"]
+	if *formatVersion == 3 {
+		fmt.Fprintf(w, "  inserted %d, updated %d, deleted %d rows; %d older changes dropped\n",
+			upserted-updated, updated, applied["deleted_rows"], applied["stale_changes"])
+	} else {
+		fmt.Fprintf(w, "  upserted %d rows, deleted %d keys\n", upserted, applied["deleted_rows"])
+	}
+	fmt.Fprintf(w, "  wrote %d data files, %d deletion vectors, %d equality delete files\n",
+		applied["files"], applied["deletion_vectors"], applied["equality_delete_files"])
+	fmt.Fprintf(w, "  the table holds %d rows\n", live)
+	look := "go run ./cmd/icebeam scan " + name
+	switch {
+	case catalogFlags.URI != "":
+		look += " --catalog_uri=" + catalogFlags.URI
+	case catalogFlags.LocalDir != catalog.DefaultLocalDir:
+		look += " --local_dir=" + catalogFlags.LocalDir
+	}
+	fmt.Fprintf(w, "Look at it: %s\n", look)
+}

@@ -1,0 +1,254 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/transforms/cdc"
+)
+
+var pipelineBin = &launchtest.Binary{Pipeline: "cdc", Version: "v0.0.0-test.cdc"}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	pipelineBin.Remove()
+	os.Exit(code)
+}
+
+func TestVetRunner(t *testing.T) {
+	out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, "--runner=vet")
+	if err != nil {
+		t.Fatalf("--runner=vet: %v\n%s", err, out)
+	}
+}
+
+// row is an account as the test reads it back.
+type row struct {
+	id      int64
+	owner   string
+	balance int64
+	updated int64
+}
+
+// readTable reads the table in dir's local catalog with iceberg-go's scan,
+// deletes applied, sorted by id.
+func readTable(t *testing.T, dir, name string) (rows []row, version int, deleteKinds map[string]int) {
+	t.Helper()
+	ctx := context.Background()
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: filepath.Join(dir, "lakehouse")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	cat, err := catalog.Open(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ident, _ := catalog.ParseTable(name)
+	tbl, err := cat.LoadTable(ctx, ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, err := tbl.Scan(table.WithSelectedFields("id", "owner", "balance_cents", "updated_at")).ToArrowTable(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.Release()
+	tr := array.NewTableReader(at, 1<<16)
+	defer tr.Release()
+	for tr.Next() {
+		rec := tr.RecordBatch()
+		col := func(name string) int { return rec.Schema().FieldIndices(name)[0] }
+		ids := rec.Column(col("id")).(*array.Int64)
+		owners := rec.Column(col("owner")).(*array.String)
+		bals := rec.Column(col("balance_cents")).(*array.Int64)
+		upd := rec.Column(col("updated_at")).(*array.Timestamp)
+		for i := 0; i < int(rec.NumRows()); i++ {
+			rows = append(rows, row{ids.Value(i), owners.Value(i), bals.Value(i), int64(upd.Value(i))})
+		}
+	}
+	slices.SortFunc(rows, func(a, b row) int { return int(a.id - b.id) })
+	tasks, err := tbl.Scan().PlanFiles(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deleteKinds = map[string]int{}
+	for _, task := range tasks {
+		deleteKinds["dv"] += len(task.DeletionVectorFiles)
+		deleteKinds["equality"] += len(task.EqualityDeleteFiles)
+		deleteKinds["position"] += len(task.DeleteFiles)
+	}
+	return rows, tbl.Metadata().Version(), deleteKinds
+}
+
+// The generated stream: the table ends as the documented change log,
+// replayed by cdc.Replay, says.
+func TestGeneratedStream(t *testing.T) {
+	dir := t.TempDir()
+	out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil,
+		"--interval=5ms", "--duration=8s", "--keys=40", "--triggering_frequency_seconds=2")
+	if err != nil {
+		t.Fatalf("cdc: %v\n%s", err, launchtest.Tail(out))
+	}
+	if !strings.Contains(out, "Applied changes to cdc.accounts") || !strings.Contains(out, "deletion vectors") {
+		t.Errorf("no summary:\n%s", launchtest.Tail(out))
+	}
+	got, version, deletes := readTable(t, dir, "cdc.accounts")
+	var changes []cdc.Change
+	for i := range int64(8000 / 5) {
+		changes = append(changes, cdc.Generated(i, 40))
+	}
+	var want []row
+	for id, a := range cdc.Replay(changes) {
+		want = append(want, row{id, a.Owner, a.BalanceCents, a.UpdatedAt})
+	}
+	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
+	if !slices.Equal(got, want) {
+		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
+	}
+	if version != 3 || deletes["equality"]+deletes["position"] > 0 {
+		t.Errorf("format v%d, delete files %v: want v3 with deletion vectors only", version, deletes)
+	}
+	t.Logf("%d live rows; delete files %v\n%s", len(got), deletes, summaryOf(out))
+}
+
+func head(rows []row) []row { return rows[:min(5, len(rows))] }
+
+func summaryOf(out string) string {
+	i := strings.Index(out, "Applied changes")
+	if i < 0 {
+		return ""
+	}
+	return out[i:]
+}
+
+// event is a Debezium change event as the test writes it, independently of
+// the pipeline's parser.
+type event struct {
+	op                   string
+	id, balance, updated int64
+	owner                string
+	lsn                  int64 // 0: none, file order decides
+}
+
+func (e event) json(wrapped bool) string {
+	rowJSON := func() map[string]any {
+		return map[string]any{"id": e.id, "owner": e.owner, "balance_cents": e.balance, "updated_at": e.updated}
+	}
+	payload := map[string]any{"op": e.op, "ts_ms": 1767225600000}
+	if e.op == "d" {
+		payload["before"], payload["after"] = rowJSON(), nil
+	} else {
+		payload["after"] = rowJSON()
+		if e.op == "u" {
+			payload["before"] = map[string]any{"id": e.id}
+		}
+	}
+	if e.lsn != 0 {
+		payload["source"] = map[string]any{"lsn": e.lsn, "connector": "postgresql"}
+	}
+	var v any = payload
+	if wrapped {
+		v = map[string]any{"schema": map[string]any{"type": "struct"}, "payload": payload}
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// A Debezium change log written here (two files, with and without the
+// envelope, LSNs out of file order within a file), replayed through
+// --input into a v3 and a v2 table: each ends as the log's final state,
+// computed here per id, the highest LSN winning.
+func TestDebeziumInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	var events []event
+	live := map[int64]bool{}
+	for lsn := int64(1); lsn <= 3000; lsn++ {
+		id := int64(r.IntN(120))
+		op := "u"
+		switch {
+		case !live[id]:
+			op = []string{"c", "r"}[r.IntN(2)]
+		case r.IntN(5) == 0:
+			op = "d"
+		}
+		live[id] = op != "d"
+		events = append(events, event{op: op, id: id, owner: fmt.Sprintf("o%d", r.IntN(9)), balance: r.Int64N(1e9), updated: 1767225600000000 + lsn, lsn: 1000 + lsn})
+	}
+	// The final state, per id: the event with the highest LSN.
+	final := map[int64]event{}
+	for _, e := range events {
+		if cur, ok := final[e.id]; !ok || e.lsn > cur.lsn {
+			final[e.id] = e
+		}
+	}
+	var want []row
+	for id, e := range final {
+		if e.op != "d" {
+			want = append(want, row{id, e.owner, e.balance, e.updated})
+		}
+	}
+	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
+
+	in := t.TempDir()
+	for f, part := range [][]event{events[:1500], events[1500:]} {
+		part = slices.Clone(part)
+		// Neighbours swapped: file order is not LSN order.
+		for i := 0; i+1 < len(part); i += 7 {
+			part[i], part[i+1] = part[i+1], part[i]
+		}
+		var b strings.Builder
+		for _, e := range part {
+			b.WriteString(e.json(f == 0) + "\n")
+		}
+		if err := os.WriteFile(filepath.Join(in, fmt.Sprintf("accounts-%d.json", f)), []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, version := range []string{"3", "2"} {
+		t.Run("v"+version, func(t *testing.T) {
+			dir := t.TempDir()
+			out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil,
+				"--input="+in, "--rate=2000", "--format_version="+version, "--triggering_frequency_seconds=1")
+			if err != nil {
+				t.Fatalf("cdc: %v\n%s", err, launchtest.Tail(out))
+			}
+			got, v, deletes := readTable(t, dir, "cdc.accounts")
+			if !slices.Equal(got, want) {
+				t.Errorf("the table holds %d rows, the log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
+			}
+			commits := regexp.MustCompile(`in (\d+) commits`).FindStringSubmatch(out)
+			if fmt.Sprint(v) != version || commits == nil || commits[1] == "1" {
+				t.Errorf("format v%d, commits %v: want v%s and several commits", v, commits, version)
+			}
+			if version == "3" && (deletes["dv"] == 0 || deletes["equality"] > 0) || version == "2" && deletes["dv"] > 0 {
+				t.Errorf("v%s table with delete files %v", version, deletes)
+			}
+			t.Logf("v%s: %d live rows; delete files %v\n%s", version, len(got), deletes, summaryOf(out))
+		})
+	}
+}
+
+// Flags the job cannot run with fail in one line before any work.
+func TestBadFlags(t *testing.T) {
+	for _, args := range [][]string{{"--format_version=1"}, {"--write_shards=4"}, {"--input=x", "--duration=1m"}, {"--rate=-1"}} {
+		out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, args...)
+		if err == nil || !strings.Contains(out, "level=ERROR") {
+			t.Errorf("%v: err %v\n%s", args, err, launchtest.Tail(out))
+		}
+	}
+}
