@@ -100,7 +100,7 @@ check_java() {
 build_go() {
   mkdir -p "$BIN"
   (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
-    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread)
+    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread ./pipelines/cdc)
 }
 
 free_port() {

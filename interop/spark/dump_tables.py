@@ -21,8 +21,12 @@ ICEBERG_TYPE = {"bigint": "long", "int": "int", "smallint": "int", "tinyint": "i
 
 
 def plain(value):
+  """JSON for what json cannot write: dates and times as ISO strings, bytes
+  (in metadata tables' bounds) as hex."""
   if isinstance(value, datetime.date):
     return value.isoformat()
+  if isinstance(value, (bytes, bytearray)):
+    return value.hex()
   return value
 
 
@@ -43,7 +47,7 @@ def main():
     with open(path + ".part", "w") as out:
       out.write(json.dumps({"schema": schema}) + "\n")
       for row in df.collect():
-        out.write(json.dumps({k: plain(v) for k, v in row.asDict(recursive=True).items()}) + "\n")
+        out.write(json.dumps({k: plain(v) for k, v in row.asDict(recursive=True).items()}, default=plain) + "\n")
     os.replace(path + ".part", path)
     print(f"dumped {name} to {path}")
   spark.stop()

@@ -118,7 +118,7 @@ def replaced(catalog):
 
 
 @pytest.fixture(scope="session")
-def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, spark_compacted, spark_events):
+def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, spark_compacted, spark_events, cdc_tables):
   """Dumps every table the checks write, and the clicks tables' snapshots
   metadata tables, in one Spark session (Spark's start-up is the slow part).
 
@@ -128,6 +128,7 @@ def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, sp
   for name in clicks_tables:
     names += [name, name + ".snapshots"]
   names += [evolved_table, spark_compacted, spark_events]
+  names += [n for name in cdc_tables for n in (name, name + ".delete_files")]
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,
@@ -306,3 +307,23 @@ def spark_events():
   run("spark-make-reads-events",
       [f"{ROOT}/interop/spark/submit.sh", URI, f"{ROOT}/interop/spark/run_sql.py"] + READ_STATEMENTS, 600)
   return READ_TABLE
+
+
+# A Debezium change log of an accounts table, written here (tests/cdc_log.py),
+# applied by pipelines/cdc into a v3 and a v2 table.
+CDC_TABLES = {"cdc.accounts_v3": "3", "cdc.accounts_v2": "2"}
+
+
+@pytest.fixture(scope="session")
+def cdc_tables():
+  """Writes the change log and runs pipelines/cdc --input on it into both tables.
+
+  Returns {table: format version}.
+  """
+  import cdc_log
+  log_dir = os.path.join(WORK, "cdc-log")
+  cdc_log.write(log_dir)
+  run_all([(f"cdc-v{v}", [f"{BIN}/cdc", f"--catalog_uri={URI}", f"--iceberg_table={name}", f"--input={log_dir}",
+                          "--rate=5000", "--triggering_frequency_seconds=1", f"--format_version={v}"])
+           for name, v in CDC_TABLES.items()], 300)
+  return CDC_TABLES

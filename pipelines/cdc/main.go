@@ -19,6 +19,8 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -102,25 +104,19 @@ func main() {
 	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, changes)
 
 	start := time.Now()
-	res, err := beamx.RunWithMetrics(ctx, p)
-	if err != nil {
+	if err := beamx.Run(ctx, p); err != nil {
 		stop()
 		launch.Fatalf("cdc: job failed: %v", launch.Failed(err))
 	}
 	if !launch.Waits() {
 		return // nothing has run yet (dry run, template, async submission)
 	}
-	applied := map[string]int64{}
-	for _, c := range res.Metrics().AllMetrics().Counters() {
-		if c.Namespace() == "icebergio" {
-			applied[c.Name()] += c.Result()
-		}
-	}
-	live, err := liveRows(ctx, cfg, *icebergTable)
+	sum, err := summarize(ctx, cfg, *icebergTable, writeCfg.WriterID)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "cdc: the job finished; counting the table's rows failed: %v\n", err)
+		fmt.Fprintf(os.Stderr, "cdc: the job finished; its summary failed: %v\n", err)
+		return
 	}
-	printSummary(os.Stdout, cfg, *icebergTable, applied, live, time.Since(start))
+	printSummary(os.Stdout, cfg, *icebergTable, sum, time.Since(start))
 }
 
 // checkFlags refuses values the job cannot run with, before any work.
@@ -146,46 +142,69 @@ func checkFlags() error {
 	return nil
 }
 
-// liveRows counts the rows the table holds now, deletes applied.
-func liveRows(ctx context.Context, cfg catalog.Config, name string) (int64, error) {
+// summary is what the job's commits did to the table, from their
+// snapshots' summaries (Beam's metrics can restart with a restored job),
+// and the rows the table holds now.
+type summary struct {
+	commits                                  int
+	upserted, updated, deleted               int64
+	dataFiles, deletionVectors, equalityDels int64
+	live                                     int64
+}
+
+func summarize(ctx context.Context, cfg catalog.Config, name, writer string) (summary, error) {
+	var sum summary
 	cat, err := catalog.Open(ctx, cfg)
 	if err != nil {
-		return 0, err
+		return sum, err
 	}
 	ident, err := catalog.ParseTable(name)
 	if err != nil {
-		return 0, err
+		return sum, err
 	}
 	tbl, err := cat.LoadTable(ctx, ident)
 	if err != nil {
-		return 0, err
+		return sum, err
+	}
+	for _, snap := range tbl.Metadata().Snapshots() {
+		if snap.Summary == nil || !strings.HasPrefix(snap.Summary.Properties[icebergio.CommitIDKey], writer+"/") {
+			continue
+		}
+		num := func(k string) int64 { n, _ := strconv.ParseInt(snap.Summary.Properties[k], 10, 64); return n }
+		sum.commits++
+		sum.upserted += num(icebergio.UpsertedRowsKey)
+		sum.updated += num(icebergio.UpdatedRowsKey)
+		sum.deleted += num(icebergio.DeletedRowsKey)
+		sum.dataFiles += num("added-data-files")
+		// DVs: what the sink writes as position deletes on v3 tables.
+		sum.deletionVectors += num("added-position-delete-files")
+		sum.equalityDels += num("added-equality-delete-files")
 	}
 	at, err := tbl.Scan(table.WithSelectedFields("id")).ToArrowTable(ctx)
 	if err != nil {
-		return 0, err
+		return sum, err
 	}
 	defer at.Release()
-	return at.NumRows(), nil
+	sum.live = at.NumRows()
+	return sum, nil
 }
 
 // printSummary says what the job applied, what it wrote, and how to look.
-func printSummary(w io.Writer, cfg catalog.Config, name string, applied map[string]int64, live int64, took time.Duration) {
+func printSummary(w io.Writer, cfg catalog.Config, name string, sum summary, took time.Duration) {
 	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
 	if catalogFlags.URI == "" && cfg.LocalDir != "" {
 		// The embedded catalog's address died with the job.
 		where = "the local catalog in " + cfg.LocalDir
 	}
-	fmt.Fprintf(w, "Applied changes to %s in %d commits in %s (%s):\n", name, applied["commits"], took.Round(time.Second), where)
-	upserted, updated := applied["upserted_rows"], applied["updated_rows"]
+	fmt.Fprintf(w, "Applied changes to %s in %d commits in %s (%s):\n", name, sum.commits, took.Round(time.Second), where)
 	if *formatVersion == 3 {
-		fmt.Fprintf(w, "  inserted %d, updated %d, deleted %d rows; %d older changes dropped\n",
-			upserted-updated, updated, applied["deleted_rows"], applied["stale_changes"])
+		fmt.Fprintf(w, "  inserted %d, updated %d, deleted %d rows\n", sum.upserted-sum.updated, sum.updated, sum.deleted)
 	} else {
-		fmt.Fprintf(w, "  upserted %d rows, deleted %d keys\n", upserted, applied["deleted_rows"])
+		fmt.Fprintf(w, "  upserted %d rows, deleted %d keys\n", sum.upserted, sum.deleted)
 	}
 	fmt.Fprintf(w, "  wrote %d data files, %d deletion vectors, %d equality delete files\n",
-		applied["files"], applied["deletion_vectors"], applied["equality_delete_files"])
-	fmt.Fprintf(w, "  the table holds %d rows\n", live)
+		sum.dataFiles, sum.deletionVectors, sum.equalityDels)
+	fmt.Fprintf(w, "  the table holds %d rows\n", sum.live)
 	look := "go run ./cmd/icebeam scan " + name
 	switch {
 	case catalogFlags.URI != "":

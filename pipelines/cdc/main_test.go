@@ -63,6 +63,13 @@ func readTable(t *testing.T, dir, name string) (rows []row, version int, deleteK
 	if err != nil {
 		t.Fatal(err)
 	}
+	return readRows(t, tbl)
+}
+
+// readRows reads tbl with iceberg-go's scan, deletes applied, sorted by id.
+func readRows(t *testing.T, tbl *table.Table) (rows []row, version int, deleteKinds map[string]int) {
+	t.Helper()
+	ctx := context.Background()
 	at, err := tbl.Scan(table.WithSelectedFields("id", "owner", "balance_cents", "updated_at")).ToArrowTable(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -108,15 +115,7 @@ func TestGeneratedStream(t *testing.T) {
 		t.Errorf("no summary:\n%s", launchtest.Tail(out))
 	}
 	got, version, deletes := readTable(t, dir, "cdc.accounts")
-	var changes []cdc.Change
-	for i := range int64(8000 / 5) {
-		changes = append(changes, cdc.Generated(i, 40))
-	}
-	var want []row
-	for id, a := range cdc.Replay(changes) {
-		want = append(want, row{id, a.Owner, a.BalanceCents, a.UpdatedAt})
-	}
-	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
+	want := generatedState(8000/5, 40)
 	if !slices.Equal(got, want) {
 		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
 	}
@@ -124,6 +123,21 @@ func TestGeneratedStream(t *testing.T) {
 		t.Errorf("format v%d, delete files %v: want v3 with deletion vectors only", version, deletes)
 	}
 	t.Logf("%d live rows; delete files %v\n%s", len(got), deletes, summaryOf(out))
+}
+
+// generatedState is the table the first n generated changes over keys
+// accounts leave, by cdc.Replay.
+func generatedState(n, keys int64) []row {
+	var changes []cdc.Change
+	for i := range n {
+		changes = append(changes, cdc.Generated(i, keys))
+	}
+	var want []row
+	for id, a := range cdc.Replay(changes) {
+		want = append(want, row{id, a.Owner, a.BalanceCents, a.UpdatedAt})
+	}
+	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
+	return want
 }
 
 func head(rows []row) []row { return rows[:min(5, len(rows))] }

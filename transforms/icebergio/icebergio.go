@@ -109,7 +109,10 @@ type Config struct {
 	Op string
 	// Order names the integer field holding each row's position in its
 	// change log (a sequence number, LSN or offset): of several changes to
-	// one key the highest wins. Required by Changes; optional for Upsert.
+	// one key the highest wins, in a pane and, on format v3 tables, also
+	// against the row the table holds (on v2 tables, whose equality deletes
+	// say nothing of the row they delete, a later pane always wins).
+	// Required by Changes; optional for Upsert.
 	Order string
 	// SchemaEvolution says which existing tables an appending sink may
 	// change to fit the rows (see SchemaEvolution); default

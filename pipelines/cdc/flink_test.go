@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/icebeam/icebeam/internal/faulttest"
+	"github.com/icebeam/icebeam/internal/jobservertest"
+	"github.com/icebeam/icebeam/internal/launch/launchtest"
+)
+
+// TestFlinkExactlyOnce applies the generated change stream on Beam's
+// portable Flink runner with checkpointing, its harnesses in a worker pool
+// of their own, through a worker crash after a commit, a crash before one,
+// and the catalog down for 15 s: the table ends as the change log says,
+// every key once with its last value, and the job exits 0.
+func TestFlinkExactlyOnce(t *testing.T) {
+	const (
+		interval = 5 * time.Millisecond
+		duration = 60 * time.Second
+		keys     = 300
+	)
+	bin := pipelineBin.Path(t)
+	want := generatedState(int64(duration/interval), keys)
+	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CrashBeforeCommit(), faulttest.CatalogDown(15 * time.Second)} {
+		t.Run(fault.Name, func(t *testing.T) {
+			js := jobservertest.Start(t, "flink")
+			c := faulttest.NewCatalog(t, fault)
+			const credentialEnv = "ICEBEAM_TEST_CREDENTIAL"
+			env := credentialEnv + "=" + c.Tokens.Credential()
+			c.Pool = jobservertest.StartWorkerPool(t, bin, env)
+			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin,
+				"--runner=flink", "--endpoint="+js.Endpoint,
+				"--environment_type=EXTERNAL", "--environment_config="+c.Pool.Addr,
+				"--catalog_uri="+c.URL, "--auth=oauth2", "--credential=env:"+credentialEnv,
+				"--interval="+interval.String(), "--duration="+duration.String(), "--keys=300",
+				"--triggering_frequency_seconds=5")
+			cmd.Env = append(cmd.Environ(), env)
+			start := time.Now()
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("cdc on Flink: %v\n%s\njob server log:\n%s", err, launchtest.Tail(string(out)), js.LogTail(60))
+			}
+			t.Logf("cdc on Flink (%s): %v, %d completed checkpoints, %d job restarts\n%s", fault.Name, time.Since(start).Round(time.Second),
+				js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(string(out)))
+			got, _, deletes := readRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
+			if !slices.Equal(got, want) {
+				t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
+			}
+			t.Logf("delete files %v", deletes)
+			c.Check(t)
+		})
+	}
+}
