@@ -31,26 +31,26 @@ const (
 	// "<writer id>/<pane hash>", the hash taken over the ids of the
 	// pane's chunks (see paneCommitID).
 	CommitIDKey = "icebeam.commit-id"
-	// BatchesSentKey names the snapshot summary entry of a streaming commit
+	// batchesSentKey names the snapshot summary entry of a streaming commit
 	// holding when the pane's first and last row batches were sent to the
-	// shuffle ("<unix ms>-<unix ms>"), and PaneTimingKey the pane's timing
+	// shuffle ("<unix ms>-<unix ms>"), and paneTimingKey the pane's timing
 	// ("early" for a processing-time firing, "ontime" for the last pane of
 	// a finished input). With the triggering frequency F they bound when
 	// the pane's trigger was due, to measure commit latency against: an
 	// early pane k was due no sooner than min(first_k, last_{k-1}) + F
 	// (whether the runner arms the trigger at the pane's first element or
 	// at the previous firing), the last pane no sooner than last_k.
-	BatchesSentKey = "icebeam.batches-sent-ms"
-	PaneTimingKey  = "icebeam.pane-timing"
-	// CommitsKeyPrefix + WriterID is the table property holding the pane
+	batchesSentKey = "icebeam.batches-sent-ms"
+	paneTimingKey  = "icebeam.pane-timing"
+	// commitsKeyPrefix + WriterID is the table property holding the pane
 	// hashes of the writer's most recent commits and the time of the last
 	// one ("<hash>,<hash>,...@<unix ms>"). Unlike snapshots it survives
 	// snapshot expiry, so a pane replayed after its snapshot expired is
 	// still recognised.
-	CommitsKeyPrefix = "icebeam.commits."
+	commitsKeyPrefix = "icebeam.commits."
 )
 
-// recentCommits is how many pane hashes CommitsKeyPrefix keeps per writer.
+// recentCommits is how many pane hashes commitsKeyPrefix keeps per writer.
 // A runner replays only panes whose commit it has not yet acknowledged: on
 // Flink those since the last completed checkpoint, on Dataflow the panes of
 // one retried bundle; a few per table.
@@ -137,7 +137,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error)
 	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8], created: created}, nil
 }
 
-func (s *sink) commitsKey() string { return CommitsKeyPrefix + s.cfg.WriterID }
+func (s *sink) commitsKey() string { return commitsKeyPrefix + s.cfg.WriterID }
 
 // loadOrCreate loads dest, creating its namespace and the table (from the
 // row schema, with the partition spec and properties) when missing.
@@ -190,7 +190,7 @@ func (s *sink) landed(tbl *table.Table, commitID string) (snapshotID int64, ok b
 }
 
 // withCommit is the writer's recent-commits list (the value of its
-// CommitsKeyPrefix property, without the time) once commitID lands.
+// commitsKeyPrefix property, without the time) once commitID lands.
 func withCommit(recent, commitID string) string {
 	_, hash, _ := strings.Cut(commitID, "/")
 	if recent == "" {
@@ -217,7 +217,7 @@ func paneCommitID(writer string, ids []chunkID) string {
 	return writer + "/" + hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// splitRecent splits a CommitsKeyPrefix property value into its list of
+// splitRecent splits a commitsKeyPrefix property value into its list of
 // pane hashes and the time of the last commit.
 func splitRecent(v string) (hashes string, at time.Time) {
 	i := strings.LastIndexByte(v, '@')
@@ -236,7 +236,7 @@ func splitRecent(v string) (hashes string, at time.Time) {
 func (s *sink) staleWriters(props iceberg.Properties, now time.Time) []string {
 	var stale []string
 	for k, v := range props {
-		if !strings.HasPrefix(k, CommitsKeyPrefix) || k == s.commitsKey() {
+		if !strings.HasPrefix(k, commitsKeyPrefix) || k == s.commitsKey() {
 			continue
 		}
 		if _, at := splitRecent(v); !at.IsZero() && now.Sub(at) > writerTTL {

@@ -106,7 +106,7 @@ func TestReplayedPaneIsSkipped(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, parquetFiles(t, tbl), len(committed))
 
-	recent, at := splitRecent(tbl.Properties()[CommitsKeyPrefix+"w"])
+	recent, at := splitRecent(tbl.Properties()[commitsKeyPrefix+"w"])
 	require.Equal(t, strings.TrimPrefix(res.CommitID, "w/")+","+strings.TrimPrefix(res3.CommitID, "w/"), recent)
 	require.WithinDuration(t, time.Now(), at, time.Minute)
 }
@@ -153,8 +153,8 @@ func TestStaleWritersAreDropped(t *testing.T) {
 	ms := func(d time.Duration) string { return strconv.FormatInt(time.Now().Add(-d).UnixMilli(), 10) }
 	tx := tbl.NewTransaction()
 	require.NoError(t, tx.SetProperties(iceberg.Properties{
-		CommitsKeyPrefix + "finished-job": "00112233445566778899aabbccddeeff@" + ms(8*24*time.Hour),
-		CommitsKeyPrefix + "running-job":  "ffeeddccbbaa99887766554433221100@" + ms(time.Hour),
+		commitsKeyPrefix + "finished-job": "00112233445566778899aabbccddeeff@" + ms(8*24*time.Hour),
+		commitsKeyPrefix + "running-job":  "ffeeddccbbaa99887766554433221100@" + ms(time.Hour),
 	}))
 	_, err = tx.Commit(ctx)
 	require.NoError(t, err)
@@ -162,9 +162,9 @@ func TestStaleWritersAreDropped(t *testing.T) {
 	_, err = s.commit(ctx, "eo.writers", chunksOf(t, s, clicks(0, 3, "a"), 3), nil)
 	require.NoError(t, err)
 	props := loadTable(t, s.cat, "eo.writers").Properties()
-	require.NotContains(t, props, CommitsKeyPrefix+"finished-job")
-	require.Contains(t, props, CommitsKeyPrefix+"running-job")
-	require.Contains(t, props, CommitsKeyPrefix+"w")
+	require.NotContains(t, props, commitsKeyPrefix+"finished-job")
+	require.Contains(t, props, commitsKeyPrefix+"running-job")
+	require.Contains(t, props, commitsKeyPrefix+"w")
 }
 
 func TestReplayAfterSnapshotExpiry(t *testing.T) {
@@ -203,7 +203,7 @@ func TestRecentCommitsAreBounded(t *testing.T) {
 	for _, id := range ids[3:] {
 		want = append(want, strings.TrimPrefix(id, "w/"))
 	}
-	recent, _ := splitRecent(tbl.Properties()[CommitsKeyPrefix+"w"])
+	recent, _ := splitRecent(tbl.Properties()[commitsKeyPrefix+"w"])
 	require.Equal(t, strings.Join(want, ","), recent)
 }
 

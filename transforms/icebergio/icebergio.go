@@ -83,7 +83,7 @@ type Config struct {
 	// commit.manifest-merge.enabled=true unless overridden here.
 	Properties map[string]string
 	// WriterID names this pipeline as a writer: commit ids start with it
-	// and the table property CommitsKeyPrefix+WriterID holds its recent
+	// and the table property "icebeam.commits."+WriterID holds its recent
 	// commits. Give concurrent pipelines on one table different ids, and a
 	// resubmitted pipeline the same one. Default: random per construction.
 	WriterID string
@@ -414,8 +414,8 @@ func paneSummary(unbounded bool, pane beam.PaneInfo, sent *sentTimes) func() ice
 			return nil
 		}
 		return iceberg.Properties{
-			BatchesSentKey: strconv.FormatInt(sent.first.UnixMilli(), 10) + "-" + strconv.FormatInt(sent.last.UnixMilli(), 10),
-			PaneTimingKey:  pane.Timing.String(),
+			batchesSentKey: strconv.FormatInt(sent.first.UnixMilli(), 10) + "-" + strconv.FormatInt(sent.last.UnixMilli(), 10),
+			paneTimingKey:  pane.Timing.String(),
 		}
 	}
 }

@@ -114,7 +114,7 @@ func TestBatchAppend(t *testing.T) {
 	sortTrips(want)
 	require.Equal(t, want, got)
 	require.Len(t, tbl.Metadata().Snapshots(), 2)
-	require.NotContains(t, tbl.CurrentSnapshot().Summary.Properties, BatchesSentKey, "a bounded write has no trigger")
+	require.NotContains(t, tbl.CurrentSnapshot().Summary.Properties, batchesSentKey, "a bounded write has no trigger")
 	require.Equal(t, "true", tbl.Properties()[table.ManifestMergeEnabledKey])
 	spec := tbl.Spec()
 	require.Equal(t, "month", spec.Field(0).Transform.String())
@@ -276,7 +276,7 @@ func TestStreamingAppend(t *testing.T) {
 			id := sn.Summary.Properties[CommitIDKey]
 			require.False(t, ids[name+id], "commit id %s twice", id)
 			ids[name+id] = true
-			require.NotEmpty(t, sn.Summary.Properties[BatchesSentKey], name)
+			require.NotEmpty(t, sn.Summary.Properties[batchesSentKey], name)
 		}
 		requireCommitsAfterWindowEnd(t, name, snaps, trigger)
 		t.Logf("%s: %d commits in %v", name, len(snaps), elapsed)
@@ -285,7 +285,7 @@ func TestStreamingAppend(t *testing.T) {
 }
 
 // requireCommitsAfterWindowEnd checks each snapshot against the earliest
-// moment its pane's trigger can have been due (see BatchesSentKey).
+// moment its pane's trigger can have been due (see batchesSentKey).
 func requireCommitsAfterWindowEnd(t *testing.T, name string, snaps []table.Snapshot, trigger time.Duration) {
 	t.Helper()
 	type pane struct {
@@ -295,10 +295,10 @@ func requireCommitsAfterWindowEnd(t *testing.T, name string, snaps []table.Snaps
 	var panes []pane
 	for _, sn := range snaps {
 		var p pane
-		_, err := fmt.Sscanf(sn.Summary.Properties[BatchesSentKey], "%d-%d", &p.first, &p.last)
-		require.NoError(t, err, "%s snapshot %d: %s", name, sn.SnapshotID, BatchesSentKey)
+		_, err := fmt.Sscanf(sn.Summary.Properties[batchesSentKey], "%d-%d", &p.first, &p.last)
+		require.NoError(t, err, "%s snapshot %d: %s", name, sn.SnapshotID, batchesSentKey)
 		require.LessOrEqual(t, p.first, p.last, name)
-		p.ts, p.timing = sn.TimestampMs, sn.Summary.Properties[PaneTimingKey]
+		p.ts, p.timing = sn.TimestampMs, sn.Summary.Properties[paneTimingKey]
 		panes = append(panes, p)
 	}
 	// Panes in firing order: a pane's batches were all sent before the

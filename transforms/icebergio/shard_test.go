@@ -136,14 +136,14 @@ func TestShardedStreamingAppend(t *testing.T) {
 	panes := map[int64]int64{} // period the pane's last batch was sent in -> snapshot
 	for _, sn := range snaps {
 		var first, last int64
-		_, err := fmt.Sscanf(sn.Summary.Properties[BatchesSentKey], "%d-%d", &first, &last)
+		_, err := fmt.Sscanf(sn.Summary.Properties[batchesSentKey], "%d-%d", &first, &last)
 		require.NoError(t, err)
 		t.Logf("snapshot at %d: %s files, batches sent %d-%d", sn.TimestampMs%100000, sn.Summary.Properties["added-data-files"], first%100000, last%100000)
 		// Aligned panes: a pane's batches were sent within one period, and
 		// the shards' parts of a pane are one snapshot. The input's end
 		// fires the last pane at once, which may gather the parts of the
 		// last boundary with those of the end.
-		if sn.Summary.Properties[PaneTimingKey] == "ontime" {
+		if sn.Summary.Properties[paneTimingKey] == "ontime" {
 			continue
 		}
 		// A batch is stamped when sent and panes by when it arrives, so one
