@@ -1,14 +1,21 @@
-// Package icebergio is icebeam's exactly-once Apache Iceberg sink for Beam Go:
-// it derives the Iceberg schema from the row struct, routes rows to a fixed
-// or templated table, turns them into Arrow batches column by column and
-// encodes each bundle's batches as Parquet row groups with iceberg-go's
-// writer; at each trigger it concatenates a pane's row groups into data
-// files (on the one worker that holds the table's key, or with Config.Shards
-// on several, whose files one committer gathers) and commits them once per
-// table through a REST catalog, under a
+// Package icebergio is Apache Iceberg for Beam Go pipelines, through any
+// Iceberg REST catalog. Write is an exactly-once sink: it appends rows
+// (structs with `beam:"column"` tags) to a fixed or templated table,
+// replaces a table's content (CreateOrReplace), or applies row-level
+// changes (Upsert, Changes: deletion vectors on format v3 tables, equality
+// deletes on v2), one commit per table and triggering period, under a
 // commit id derived from the pane's contents, so that a pane a runner
-// replays is never committed twice and a pane re-formed after a failover is
-// never mistaken for one that landed.
+// replays is never committed twice. Rows become Arrow batches and Parquet
+// row groups where they are produced; one worker per table (or several
+// with Config.Shards) turns a pane's row groups into data files and
+// commits them. Read and ReadRecords read a table (deletes applied, as of
+// any snapshot), ReadChanges what is appended to it, as a stream.
+//
+// A pipeline that imports this package runs with plain beamx.Run: on
+// Beam's portable Flink runner the job is submitted with checkpointing and
+// stable input for the commit step, which exactly once needs and the Go
+// SDK cannot ask for, and a runner setting that cannot give it is refused
+// before the job starts (see docs/dataflow.md).
 package icebergio
 
 import (
