@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/portable"
 )
@@ -50,6 +52,17 @@ func set(names ...string) map[string]bool {
 		m[n] = true
 	}
 	return m
+}
+
+// Start is the preamble every pipeline main runs first: it parses the
+// flags (Parse; synopsis heads --help), initializes Beam, configures the
+// runner (ConfigureRunner) and logs the binary's name, version and runner.
+func Start(name, version, synopsis string) {
+	Synopsis = synopsis
+	Parse()
+	beam.Init()
+	ConfigureRunner()
+	log.Printf("%s %s, runner %s", name, version, Runner())
 }
 
 // Parse parses the process's arguments into flag.CommandLine, exiting with

@@ -9,12 +9,9 @@ state, and the v3 table must hold deletion vectors and no equality deletes.
 """
 
 import os
-import subprocess
-
-import pytest
 
 import cdc_log
-from conftest import BIN, URI, WORK
+from conftest import goscan
 from tables import read_jsonl
 
 
@@ -24,17 +21,6 @@ def diff(want, got, limit=8):
     if want.get(i) != got.get(i):
       lines.append(f"id {i}: want {want.get(i)}, got {got.get(i)}")
   return lines[:limit] + ([f"... {len(lines) - limit} more"] if len(lines) > limit else [])
-
-
-def goscan_rows(name):
-  """The table's rows as iceberg-go reads them (interop/goscan)."""
-  path = os.path.join(WORK, f"goscan-{name}.jsonl")
-  with open(path, "w") as out:
-    proc = subprocess.run([f"{BIN}/goscan", f"--catalog_uri={URI}", f"--table={name}"],
-                          stdout=out, stderr=subprocess.PIPE, text=True, timeout=120)
-  if proc.returncode != 0:
-    pytest.fail(f"goscan {name} failed: {proc.stderr[-2000:]}", pytrace=False)
-  return read_jsonl(path)[1]
 
 
 def test_spark_reads_the_logs_final_state(spark_dump, cdc_tables):
@@ -50,7 +36,7 @@ def test_spark_reads_the_logs_final_state(spark_dump, cdc_tables):
 def test_iceberg_go_reads_the_logs_final_state(cdc_tables):
   want = cdc_log.final_state()
   for name in cdc_tables:
-    rows = goscan_rows(name)
+    _, rows = read_jsonl(goscan(name))
     assert len(rows) == len({r["id"] for r in rows}), f"{name}: iceberg-go reads an id twice"
     got = {r["id"]: (r["owner"], r["balance_cents"]) for r in rows}
     assert got == {i: v[:2] for i, v in want.items()}, f"{name} read by iceberg-go:\n" + "\n".join(

@@ -54,11 +54,8 @@ var (
 func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 
 func main() {
-	launch.Synopsis = "Applies a change log of an accounts table (generated, or Debezium JSON with --input) to an Iceberg\n" +
-		"table, one row-level commit per --triggering_frequency_seconds; runs until the log ends or Ctrl-C."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
+	launch.Start("cdc", version, "Applies a change log of an accounts table (generated, or Debezium JSON with --input) to an Iceberg\n"+
+		"table, one row-level commit per --triggering_frequency_seconds; runs until the log ends or Ctrl-C.")
 	if err := checkFlags(); err != nil {
 		launch.Fatalf("cdc: %v", err)
 	}

@@ -60,12 +60,8 @@ func (p *partitionFields) String() string     { return strings.Join(*p, "; ") }
 func (p *partitionFields) Set(v string) error { *p = append(*p, v); return nil }
 
 func main() {
-	launch.Synopsis = "Streams generated clicks (one row per --interval) into an Iceberg table, one commit per\n" +
-		"--triggering_frequency_seconds; runs until Ctrl-C (which commits the open window) or --duration."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
-	log.Printf("clicks %s, runner %s", version, launch.Runner())
+	launch.Start("clicks", version, "Streams generated clicks (one row per --interval) into an Iceberg table, one commit per\n"+
+		"--triggering_frequency_seconds; runs until Ctrl-C (which commits the open window) or --duration.")
 	if err := checkFlags(); err != nil {
 		launch.Fatalf("clicks: %v", err)
 	}

@@ -53,12 +53,8 @@ var (
 func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 
 func main() {
-	launch.Synopsis = "Counts the clicks of an Iceberg clicks table per user and minute of commit time, as a stream,\n" +
-		"into another Iceberg table; resumes where the output ends."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
-	log.Printf("clicks_per_minute %s, runner %s", version, launch.Runner())
+	launch.Start("clicks_per_minute", version, "Counts the clicks of an Iceberg clicks table per user and minute of commit time, as a stream,\n"+
+		"into another Iceberg table; resumes where the output ends.")
 	if err := checkFlags(); err != nil {
 		launch.Fatalf("clicks_per_minute: %v", err)
 	}

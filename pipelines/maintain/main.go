@@ -19,7 +19,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
 	"path/filepath"
 
@@ -46,13 +45,9 @@ func init() {
 }
 
 func main() {
-	launch.Synopsis = "Maintains one Iceberg table (--table=NAMESPACE.TABLE): --rewrite_data_files compacts small files on\n" +
-		"Beam workers, --rewrite_manifests, --expire_snapshots and --remove_orphan_files do what they say. Each action\n" +
-		"runs only when asked; --dry_run (a runner flag below) reports what they would do and changes nothing: run it first."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
-	log.Printf("maintain %s, runner %s", version, launch.Runner())
+	launch.Start("maintain", version, "Maintains one Iceberg table (--table=NAMESPACE.TABLE): --rewrite_data_files compacts small files on\n"+
+		"Beam workers, --rewrite_manifests, --expire_snapshots and --remove_orphan_files do what they say. Each action\n"+
+		"runs only when asked; --dry_run (a runner flag below) reports what they would do and changes nothing: run it first.")
 	if err := run(context.Background()); err != nil {
 		launch.Fatalf("maintain: %v", err)
 	}

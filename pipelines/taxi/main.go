@@ -61,12 +61,8 @@ var remoteRequired = []string{"input"}
 func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 
 func main() {
-	launch.Synopsis = "Reads NYC TLC yellow-taxi trips (Parquet, local or gs://; a generated sample when --input is\n" +
-		"empty), drops invalid ones and replaces an Iceberg table with daily aggregates per (trip_date, payment_type)."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
-	log.Printf("taxi %s, runner %s", version, launch.Runner())
+	launch.Start("taxi", version, "Reads NYC TLC yellow-taxi trips (Parquet, local or gs://; a generated sample when --input is\n"+
+		"empty), drops invalid ones and replaces an Iceberg table with daily aggregates per (trip_date, payment_type).")
 	if err := run(context.Background()); err != nil {
 		launch.Fatalf("taxi: %v", err)
 	}

@@ -118,18 +118,6 @@ func Generate(s beam.Scope, cfg GenerateConfig) beam.PCollection {
 // near enough that the change count stays in an int64 at a 1ns interval.
 const unbounded = 100 * 365 * 24 * time.Hour
 
-const (
-	// blockRows is how many due positions a source claims at once; the
-	// clock is read once per block, not per change.
-	blockRows = 4096
-	// maxSleep bounds one sleep inside a bundle, so that a split or a
-	// cancellation is noticed soon.
-	maxSleep = 50 * time.Millisecond
-	// minWake is the shortest sleep between bundles: at sub-millisecond
-	// intervals the changes due meanwhile are emitted together.
-	minWake = 10 * time.Millisecond
-)
-
 // defaultBundleLength is short enough that a pane's changes reach the
 // shuffle soon after they fall due, and on portable runners long enough
 // for Flink (see clicks.Config.BundleLength).
@@ -149,13 +137,13 @@ type span struct {
 	Keys          int64
 }
 
-// dueAt is when change i falls due.
-func (sp span) dueAt(i int64) time.Time {
+// DueAt is when change i falls due.
+func (sp span) DueAt(i int64) time.Time {
 	return time.Unix(0, sp.StartNanos+i*sp.IntervalNanos)
 }
 
-// dueBy is how many changes are due at t: changes 0..dueBy(t)-1.
-func (sp span) dueBy(t time.Time) int64 {
+// DueBy is how many changes are due at t: changes 0..DueBy(t)-1.
+func (sp span) DueBy(t time.Time) int64 {
 	d := t.UnixNano() - sp.StartNanos
 	if d < 0 {
 		return 0
@@ -181,7 +169,7 @@ func (*generateFn) SplitRestriction(_ span, r offsetrange.Restriction) []offsetr
 // RestrictionSize is the number of changes already due and not yet
 // emitted.
 func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
-	return float64(max(0, min(r.End, sp.dueBy(time.Now()))-r.Start))
+	return float64(max(0, min(r.End, sp.DueBy(time.Now()))-r.Start))
 }
 
 func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
@@ -198,38 +186,16 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 }
 
 func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
-	began := time.Now()
-	now := began
-	maxBundle := time.Duration(f.BundleNanos)
-	for {
-		from, to, done := rt.Claim(min(sp.dueBy(now), rt.Next()+blockRows))
+	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
-			emit(mtime.FromTime(sp.dueAt(i)), Generated(i, sp.Keys))
+			emit(mtime.FromTime(sp.DueAt(i)), Generated(i, sp.Keys))
 		}
-		if done {
-			return sdf.StopProcessing(), nil
-		}
-		we.UpdateWatermark(sp.dueAt(to))
-		now = time.Now()
-		if ctx.Err() != nil {
-			return sdf.ResumeProcessingIn(0), nil
-		}
-		if to > from {
-			if now.Sub(began) >= maxBundle {
-				return sdf.ResumeProcessingIn(0), nil
-			}
-			continue
-		}
-		// Caught up: wait for the next change in this bundle if it falls
-		// due before the bundle should end, else in a new one.
-		wait := sp.dueAt(to).Sub(now)
-		if now.Add(wait).Sub(began) >= maxBundle {
-			return sdf.ResumeProcessingIn(max(wait, minWake)), nil
-		}
-		time.Sleep(min(max(wait, 0), maxSleep))
-		now = time.Now()
-	}
+		return nil
+	})
 }
+
+// Watermark is when the next change falls due.
+func (sp span) Watermark(next int64, _ time.Time) time.Time { return sp.DueAt(next) }
 
 func init() {
 	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, span,

@@ -77,16 +77,16 @@ type replay struct {
 	Rate       float64
 }
 
-// dueAt is when line n falls due (with Rate 0, every line at the start).
-func (r replay) dueAt(n int64) time.Time {
+// DueAt is when line n falls due (with Rate 0, every line at the start).
+func (r replay) DueAt(n int64) time.Time {
 	if r.Rate == 0 {
 		return time.Unix(0, r.StartNanos)
 	}
 	return time.Unix(0, r.StartNanos+int64(math.Min(float64(n)*1e9/r.Rate, 1<<62)))
 }
 
-// dueBy is how many lines are due at t: lines 0..dueBy(t)-1.
-func (r replay) dueBy(t time.Time) int64 {
+// DueBy is how many lines are due at t: lines 0..DueBy(t)-1.
+func (r replay) DueBy(t time.Time) int64 {
 	if r.Rate == 0 {
 		return math.MaxInt64
 	}
@@ -244,7 +244,7 @@ func (*readFn) SplitRestriction(_ replay, rest offsetrange.Restriction) []offset
 
 // RestrictionSize is the number of lines already due and not yet emitted.
 func (*readFn) RestrictionSize(r replay, rest offsetrange.Restriction) float64 {
-	return float64(max(0, min(rest.End, r.dueBy(time.Now()))-rest.Start))
+	return float64(max(0, min(rest.End, r.DueBy(time.Now()))-rest.Start))
 }
 
 func (*readFn) CreateTracker(rest offsetrange.Restriction) *blocks.Tracker {
@@ -265,48 +265,23 @@ func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEsti
 		f.closeCursor()
 		f.cur = newCursor(r)
 	}
-	began := time.Now()
-	now := began
-	maxBundle := time.Duration(f.BundleNanos)
-	for {
-		from, to, done := rt.Claim(min(r.dueBy(now), rt.Next()+blockRows))
-		if to > from {
-			if err := f.emitLines(ctx, r, from, to, now, emit); err != nil {
-				f.closeCursor()
-				return sdf.StopProcessing(), err
-			}
-		}
-		if done {
-			f.closeCursor()
-			return sdf.StopProcessing(), nil
-		}
-		if r.Rate > 0 {
-			we.UpdateWatermark(r.dueAt(to))
-			now = time.Now()
-		} else {
-			// The next block is stamped with this same time, so the
-			// watermark never passes a change still to come.
-			now = time.Now()
-			we.UpdateWatermark(now)
-		}
-		if ctx.Err() != nil {
-			return sdf.ResumeProcessingIn(0), nil
-		}
-		if to > from {
-			if now.Sub(began) >= maxBundle {
-				return sdf.ResumeProcessingIn(0), nil
-			}
-			continue
-		}
-		// Caught up: wait for the next line in this bundle if it falls
-		// due before the bundle should end, else in a new one.
-		wait := r.dueAt(to).Sub(now)
-		if now.Add(wait).Sub(began) >= maxBundle {
-			return sdf.ResumeProcessingIn(max(wait, minWake)), nil
-		}
-		time.Sleep(min(max(wait, 0), maxSleep))
-		now = time.Now()
+	cont, err := blocks.Pace(ctx, we, rt, r, time.Duration(f.BundleNanos), nil, func(from, to int64, now time.Time) error {
+		return f.emitLines(ctx, r, from, to, now, emit)
+	})
+	if err != nil || !cont.ShouldResume() {
+		f.closeCursor()
 	}
+	return cont, err
+}
+
+// Watermark is when the next line falls due; at Rate 0, now: the next
+// block is stamped with the time it is read, so the watermark never
+// passes a change still to come.
+func (r replay) Watermark(next int64, now time.Time) time.Time {
+	if r.Rate > 0 {
+		return r.DueAt(next)
+	}
+	return now
 }
 
 // emitLines emits the changes of lines [from, to), read at now.
@@ -329,7 +304,7 @@ func (f *readFn) emitLines(ctx context.Context, r replay, from, to int64, now ti
 		}
 		at := now
 		if r.Rate > 0 {
-			at = r.dueAt(n)
+			at = r.DueAt(n)
 		}
 		emit(mtime.FromTime(at), c)
 	}

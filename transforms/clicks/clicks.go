@@ -125,13 +125,13 @@ type span struct {
 	Rows          int64
 }
 
-// dueAt is when row i falls due.
-func (sp span) dueAt(i int64) time.Time {
+// DueAt is when row i falls due.
+func (sp span) DueAt(i int64) time.Time {
 	return time.Unix(0, sp.StartNanos+i*sp.IntervalNanos)
 }
 
-// dueBy is how many rows are due at t: rows 0..dueBy(t)-1.
-func (sp span) dueBy(t time.Time) int64 {
+// DueBy is how many rows are due at t: rows 0..DueBy(t)-1.
+func (sp span) DueBy(t time.Time) int64 {
 	d := t.UnixNano() - sp.StartNanos
 	if d < 0 {
 		return 0
@@ -139,20 +139,12 @@ func (sp span) dueBy(t time.Time) int64 {
 	return d/sp.IntervalNanos + 1
 }
 
-const (
-	// blockRows is how many due rows the generator claims at once; the
-	// clock is read once per block, not per row.
-	blockRows = 4096
-	// defaultBundle is Config.BundleLength's default: short enough that a
-	// pane's rows reach the shuffle soon after they fall due.
-	defaultBundle = 100 * time.Millisecond
-	// maxSleep bounds one sleep inside a bundle, so that a split or a
-	// cancellation is noticed soon.
-	maxSleep = 50 * time.Millisecond
-	// minWake is the shortest sleep between bundles: at sub-millisecond
-	// intervals the rows due meanwhile are emitted together.
-	minWake = 10 * time.Millisecond
-)
+// defaultBundle is Config.BundleLength's default: short enough that a
+// pane's rows reach the shuffle soon after they fall due.
+const defaultBundle = 100 * time.Millisecond
+
+// Watermark is when the next row falls due.
+func (sp span) Watermark(next int64, _ time.Time) time.Time { return sp.DueAt(next) }
 
 // generateFn emits the rows of a span as they fall due. It is splittable
 // so that it can sleep between wake-ups (a resumed residual) and emit in
@@ -172,7 +164,7 @@ func (*generateFn) SplitRestriction(_ span, r offsetrange.Restriction) []offsetr
 
 // RestrictionSize is the number of rows already due and not yet emitted.
 func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
-	return float64(max(0, min(r.End, sp.dueBy(time.Now()))-r.Start))
+	return float64(max(0, min(r.End, sp.DueBy(time.Now()))-r.Start))
 }
 
 func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
@@ -189,46 +181,17 @@ func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
 }
 
 func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
-	began := time.Now()
-	now := began
-	maxBundle := time.Duration(f.BundleNanos)
-	for {
-		if stopping.Load() {
-			rt.End()
-			return sdf.StopProcessing(), nil
-		}
-		from, to, done := rt.Claim(min(sp.dueBy(now), rt.Next()+blockRows))
+	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
 			c := ForIndex(i)
 			if f.Sequenced {
-				emit(mtime.FromTime(sp.dueAt(i)), SequencedClick{Seq: i, UserID: c.UserID, ClickCount: c.ClickCount})
+				emit(mtime.FromTime(sp.DueAt(i)), SequencedClick{Seq: i, UserID: c.UserID, ClickCount: c.ClickCount})
 			} else {
-				emit(mtime.FromTime(sp.dueAt(i)), c)
+				emit(mtime.FromTime(sp.DueAt(i)), c)
 			}
 		}
-		if done {
-			return sdf.StopProcessing(), nil
-		}
-		we.UpdateWatermark(sp.dueAt(to))
-		now = time.Now()
-		if ctx.Err() != nil {
-			return sdf.ResumeProcessingIn(0), nil
-		}
-		if to > from {
-			if now.Sub(began) >= maxBundle {
-				return sdf.ResumeProcessingIn(0), nil
-			}
-			continue
-		}
-		// Caught up: wait for the next row in this bundle if it falls
-		// due before the bundle should end, else in a new one.
-		wait := sp.dueAt(to).Sub(now)
-		if now.Add(wait).Sub(began) >= maxBundle {
-			return sdf.ResumeProcessingIn(max(wait, minWake)), nil
-		}
-		time.Sleep(min(max(wait, 0), maxSleep))
-		now = time.Now()
-	}
+		return nil
+	})
 }
 
 // stopping is set by Stop.

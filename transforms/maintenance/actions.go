@@ -43,7 +43,7 @@ type ExpireReport struct {
 // reloaded table.
 func ExpireSnapshots(ctx context.Context, cat icecatalog.Catalog, ident table.Identifier, olderThan time.Duration, retainLast int, dryRun bool) (*ExpireReport, error) {
 	rep := &ExpireReport{Planned: dryRun, OlderThan: olderThan, RetainLast: retainLast}
-	done, err := commit.Commit(ctx, cat, metadataCommit(ident, "expiring snapshots of ", func(_ context.Context, tbl *table.Table, tx *table.Transaction, _ int) error {
+	done, committed, err := commitMetadata(ctx, cat, ident, "expiring snapshots of ", func(_ context.Context, tbl *table.Table, tx *table.Transaction, _ int) error {
 		before := snapshotIDs(tbl)
 		rep.Before, rep.After, rep.Expired = len(before), len(before), nil
 		if err := tx.ExpireSnapshots(table.WithOlderThan(olderThan), table.WithRetainLast(retainLast)); err != nil {
@@ -64,11 +64,8 @@ func ExpireSnapshots(ctx context.Context, cat icecatalog.Catalog, ident table.Id
 			return commit.ErrNothingToCommit
 		}
 		return nil
-	}))
-	if errors.Is(err, commit.ErrNothingToCommit) {
-		return rep, nil
-	}
-	if err != nil {
+	})
+	if !committed {
 		return rep, err
 	}
 	rep.After = len(done.Table.Metadata().Snapshots())
@@ -78,17 +75,22 @@ func ExpireSnapshots(ctx context.Context, cat icecatalog.Catalog, ident table.Id
 	return rep, nil
 }
 
-// metadataCommit is the commit of a metadata-only action on ident, staged
-// by stage: retried on conflicts metadataRetries times.
-func metadataCommit(ident table.Identifier, what string, stage func(context.Context, *table.Table, *table.Transaction, int) error) commit.Request {
-	return commit.Request{
+// commitMetadata commits a metadata-only action on ident, staged by stage,
+// retried on conflicts metadataRetries times. committed is false when
+// stage found nothing to commit, or the commit failed (err).
+func commitMetadata(ctx context.Context, cat icecatalog.Catalog, ident table.Identifier, what string, stage func(context.Context, *table.Table, *table.Transaction, int) error) (done commit.Result, committed bool, err error) {
+	done, err = commit.Commit(ctx, cat, commit.Request{
 		Ident:       ident,
 		Name:        what + strings.Join(ident, "."),
 		Stage:       stage,
 		MaxAttempts: metadataRetries,
 		Deadline:    time.Now().Add(commitRetryFor),
 		Window:      commitRetryFor,
+	})
+	if errors.Is(err, commit.ErrNothingToCommit) {
+		return done, false, nil
 	}
+	return done, err == nil, err
 }
 
 func snapshotIDs(tbl *table.Table) []int64 {
@@ -165,7 +167,7 @@ type ManifestsReport struct {
 // concurrent commit makes it rewrite again on the reloaded table.
 func RewriteManifests(ctx context.Context, cat icecatalog.Catalog, ident table.Identifier, dryRun bool) (*ManifestsReport, error) {
 	rep := &ManifestsReport{Planned: dryRun}
-	done, err := commit.Commit(ctx, cat, metadataCommit(ident, "rewriting manifests of ", func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
+	done, committed, err := commitMetadata(ctx, cat, ident, "rewriting manifests of ", func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
 		if rep.Before, err = dataManifests(ctx, tbl); err != nil {
 			return err
 		}
@@ -182,11 +184,8 @@ func RewriteManifests(ctx context.Context, cat icecatalog.Catalog, ident table.I
 			return commit.ErrNothingToCommit
 		}
 		return nil
-	}))
-	if errors.Is(err, commit.ErrNothingToCommit) {
-		return rep, nil
-	}
-	if err != nil {
+	})
+	if !committed {
 		return rep, err
 	}
 	if snap := done.Table.CurrentSnapshot(); snap != nil {

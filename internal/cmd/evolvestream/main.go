@@ -104,10 +104,7 @@ var (
 func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 
 func main() {
-	launch.Synopsis = "A clicks stream with a v1 or v2 row type, to show schema evolution."
-	launch.Parse()
-	beam.Init()
-	launch.ConfigureRunner()
+	launch.Start("evolvestream", "dev", "A clicks stream with a v1 or v2 row type, to show schema evolution.")
 	if *rowVersion != 1 && *rowVersion != 2 || *duration <= 0 {
 		launch.Fatalf("evolvestream: --row_version must be 1 or 2 and --duration positive")
 	}

@@ -5,10 +5,13 @@
 package blocks
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sync"
+	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 )
 
@@ -124,3 +127,72 @@ func (t *Tracker) GetRestriction() any {
 }
 
 func (t *Tracker) IsBounded() bool { return true }
+
+// Schedule says when a paced source's positions fall due.
+type Schedule interface {
+	// DueBy is how many positions are due at now: positions
+	// [0, DueBy(now)).
+	DueBy(now time.Time) int64
+	// DueAt is when position i falls due.
+	DueAt(i int64) time.Time
+	// Watermark is the source's watermark once every position before
+	// next has been emitted, at now.
+	Watermark(next int64, now time.Time) time.Time
+}
+
+const (
+	// blockRows bounds one claim, so that a bundle catching up on many
+	// due positions still checks the clock and its length.
+	blockRows = 4096
+	// maxSleep bounds a wait inside a bundle, so that a stop request
+	// or a cancelled bundle is noticed soon.
+	maxSleep = 50 * time.Millisecond
+	// minWake is the shortest resume delay asked of the runner.
+	minWake = 10 * time.Millisecond
+)
+
+// Pace runs one bundle of a paced source: it claims the positions due,
+// hands each block to emit (positions [from, to), claimed at now), moves
+// the watermark, and sleeps until the next position is due, ending the
+// bundle after about bundle and resuming when the next position is due.
+// stopped, when set, ends the whole restriction where it stands (a
+// drain).
+func Pace(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sched Schedule, bundle time.Duration,
+	stopped func() bool, emit func(from, to int64, now time.Time) error) (sdf.ProcessContinuation, error) {
+	began := time.Now()
+	now := began
+	for {
+		if stopped != nil && stopped() {
+			rt.End()
+			return sdf.StopProcessing(), nil
+		}
+		from, to, done := rt.Claim(min(sched.DueBy(now), rt.Next()+blockRows))
+		if to > from {
+			if err := emit(from, to, now); err != nil {
+				return sdf.StopProcessing(), err
+			}
+		}
+		if done {
+			return sdf.StopProcessing(), nil
+		}
+		now = time.Now()
+		we.UpdateWatermark(sched.Watermark(to, now))
+		if ctx.Err() != nil {
+			return sdf.ResumeProcessingIn(0), nil
+		}
+		if to > from {
+			if now.Sub(began) >= bundle {
+				return sdf.ResumeProcessingIn(0), nil
+			}
+			continue
+		}
+		// Caught up: wait for the next position in this bundle if it falls
+		// due before the bundle should end, else in a new one.
+		wait := sched.DueAt(to).Sub(now)
+		if now.Add(wait).Sub(began) >= bundle {
+			return sdf.ResumeProcessingIn(max(wait, minWake)), nil
+		}
+		time.Sleep(min(max(wait, 0), maxSleep))
+		now = time.Now()
+	}
+}
