@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/maintenance"
 )
@@ -54,22 +51,11 @@ func runMaintain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Fprintf(stderr, "icebeam maintain: --parallelism=%d: want at least 1\n", *parallelism)
 		return errUsage
 	}
-	if cfg.Embedded() {
-		// Maintenance must not create an empty lakehouse where none was.
-		db := filepath.Join(cfg.LocalDir, localcatalog.DBFile)
-		if _, err := os.Stat(db); err != nil {
-			return fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri)", db)
-		}
-	}
-	resolved, stop, err := launch.Catalog(ctx, cfg)
+	_, cat, stop, err := launch.OpenCatalog(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	cat, err := catalog.Open(ctx, resolved)
-	if err != nil {
-		return err
-	}
 	sum, err := maintenance.Run(ctx, cat, opts, maintenance.InProcess(*parallelism))
 	if sum != nil && (err == nil || sum.Any()) {
 		sum.Write(stdout)

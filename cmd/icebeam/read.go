@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -21,7 +19,6 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/inspect"
-	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/internal/launch"
 )
 
@@ -151,20 +148,8 @@ func (c *readCommand) resolveRef() error {
 // load opens the catalog (starting the embedded one when no URI is given)
 // and loads the table.
 func (c *readCommand) load(ctx context.Context) (*table.Table, func() error, error) {
-	if c.cfg.Embedded() {
-		// Reading must not create an empty lakehouse where none was.
-		db := filepath.Join(c.cfg.LocalDir, localcatalog.DBFile)
-		if _, err := os.Stat(db); err != nil {
-			return nil, nil, fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri): %w", db, err)
-		}
-	}
-	cfg, stop, err := launch.Catalog(ctx, c.cfg)
+	_, cat, stop, err := launch.OpenCatalog(ctx, c.cfg)
 	if err != nil {
-		return nil, nil, err
-	}
-	cat, err := catalog.Open(ctx, cfg)
-	if err != nil {
-		stop()
 		return nil, nil, err
 	}
 	tbl, err := cat.LoadTable(ctx, c.table.ident)

@@ -3,8 +3,10 @@ package launch
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
+	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
 )
@@ -41,4 +43,50 @@ func Catalog(ctx context.Context, cfg catalog.Config) (resolved catalog.Config, 
 	cfg.LocalDir = abs
 	cfg.Warehouse = ""
 	return cfg, srv.Close, nil
+}
+
+// Where names the catalog a job wrote to, for its summary: cfg as Catalog
+// resolved it, flags as given.
+func Where(cfg, flags catalog.Config) string {
+	if flags.URI == "" && cfg.LocalDir != "" {
+		// The embedded catalog's address died with the job.
+		return "the local catalog in " + cfg.LocalDir
+	}
+	return fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
+}
+
+// LookCommand is the icebeam command that shows table (verb: snapshots,
+// scan, describe) in the catalog the flags name, as a job's summary prints
+// it.
+func LookCommand(verb, table string, flags catalog.Config) string {
+	look := "go run ./cmd/icebeam " + verb + " " + table
+	switch {
+	case flags.URI != "":
+		look += " --catalog_uri=" + flags.URI
+	case flags.LocalDir != catalog.DefaultLocalDir:
+		look += " --local_dir=" + flags.LocalDir
+	}
+	return look
+}
+
+// OpenCatalog opens the existing catalog the flags name, for a process
+// that works on its tables (maintenance, reading): Catalog, then
+// catalog.Open on what it resolved. It never creates an empty lakehouse
+// where none was. stop shuts an embedded catalog down.
+func OpenCatalog(ctx context.Context, flags catalog.Config) (cfg catalog.Config, cat icecatalog.Catalog, stop func() error, err error) {
+	if flags.Embedded() {
+		db := filepath.Join(flags.LocalDir, localcatalog.DBFile)
+		if _, err := os.Stat(db); err != nil {
+			return flags, nil, nil, fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri)", db)
+		}
+	}
+	cfg, stop, err = Catalog(ctx, flags)
+	if err != nil {
+		return cfg, nil, nil, err
+	}
+	if cat, err = catalog.Open(ctx, cfg); err != nil {
+		stop()
+		return cfg, nil, nil, err
+	}
+	return cfg, cat, stop, nil
 }

@@ -188,11 +188,7 @@ func summarize(ctx context.Context, cfg catalog.Config, name, writer string) (su
 
 // printSummary says what the job applied, what it wrote, and how to look.
 func printSummary(w io.Writer, cfg catalog.Config, name string, sum summary, took time.Duration) {
-	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
-	if catalogFlags.URI == "" && cfg.LocalDir != "" {
-		// The embedded catalog's address died with the job.
-		where = "the local catalog in " + cfg.LocalDir
-	}
+	where := launch.Where(cfg, catalogFlags)
 	fmt.Fprintf(w, "Applied changes to %s in %d commits in %s (%s):\n", name, sum.commits, took.Round(time.Second), where)
 	if *formatVersion == 3 {
 		fmt.Fprintf(w, "  inserted %d, updated %d, deleted %d rows\n", sum.upserted-sum.updated, sum.updated, sum.deleted)
@@ -202,12 +198,5 @@ func printSummary(w io.Writer, cfg catalog.Config, name string, sum summary, too
 	fmt.Fprintf(w, "  wrote %d data files, %d deletion vectors, %d equality delete files\n",
 		sum.dataFiles, sum.deletionVectors, sum.equalityDels)
 	fmt.Fprintf(w, "  the table holds %d rows\n", sum.live)
-	look := "go run ./cmd/icebeam scan " + name
-	switch {
-	case catalogFlags.URI != "":
-		look += " --catalog_uri=" + catalogFlags.URI
-	case catalogFlags.LocalDir != catalog.DefaultLocalDir:
-		look += " --local_dir=" + catalogFlags.LocalDir
-	}
-	fmt.Fprintf(w, "Look at it: %s\n", look)
+	fmt.Fprintf(w, "Look at it: %s\n", launch.LookCommand("scan", name, catalogFlags))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
@@ -80,11 +81,7 @@ func printSummary(w io.Writer, cfg catalog.Config, flags catalog.Config, commits
 		rows += c.rows
 		snaps += c.snapshots
 	}
-	where := fmt.Sprintf("catalog %s at %s", cfg.Name, cfg.URI)
-	if flags.URI == "" && cfg.LocalDir != "" {
-		// The embedded catalog's address died with the job.
-		where = "the local catalog in " + cfg.LocalDir
-	}
+	where := launch.Where(cfg, flags)
 	if len(commits) == 0 {
 		fmt.Fprintf(w, "Committed nothing in %s (%s).\n", took.Round(time.Second), where)
 		return
@@ -93,12 +90,5 @@ func printSummary(w io.Writer, cfg catalog.Config, flags catalog.Config, commits
 	for _, c := range commits {
 		fmt.Fprintf(w, "  %s: %d rows in %d snapshots; the table now holds %s rows\n", c.name, c.rows, c.snapshots, c.total)
 	}
-	look := "go run ./cmd/icebeam snapshots " + commits[0].name
-	switch {
-	case flags.URI != "":
-		look += " --catalog_uri=" + flags.URI
-	case flags.LocalDir != catalog.DefaultLocalDir:
-		look += " --local_dir=" + flags.LocalDir
-	}
-	fmt.Fprintf(w, "Look at it: %s\n", look)
+	fmt.Fprintf(w, "Look at it: %s\n", launch.LookCommand("snapshots", commits[0].name, flags))
 }

@@ -20,13 +20,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/maintenance"
 )
@@ -60,22 +58,11 @@ func run(ctx context.Context) error {
 	if err := launch.CheckCatalog(catalogFlags); err != nil {
 		return err
 	}
-	if catalogFlags.Embedded() {
-		// Maintenance must not create an empty lakehouse where none was.
-		db := filepath.Join(catalogFlags.LocalDir, localcatalog.DBFile)
-		if _, err := os.Stat(db); err != nil {
-			return fmt.Errorf("no local catalog at %s (pass --local_dir of a pipeline's lakehouse, or --catalog_uri)", db)
-		}
-	}
-	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
+	cfg, cat, stop, err := launch.OpenCatalog(ctx, catalogFlags)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	cat, err := catalog.Open(ctx, cfg)
-	if err != nil {
-		return err
-	}
 	// The compaction runs as a Beam job; the other actions change
 	// metadata only, from this process.
 	exec := maintenance.OnBeam(cfg, func(ctx context.Context, p *beam.Pipeline) (bool, error) {

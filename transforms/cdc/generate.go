@@ -3,16 +3,13 @@ package cdc
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/icebeam/icebeam/internal/portable"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -95,111 +92,30 @@ func Generate(s beam.Scope, cfg GenerateConfig) beam.PCollection {
 	if cfg.Interval <= 0 {
 		cfg.Interval = 5 * time.Second
 	}
-	if cfg.Duration < 0 {
-		panic(fmt.Sprintf("cdc: negative Duration %v", cfg.Duration))
-	}
-	if cfg.Start.IsZero() {
-		cfg.Start = time.Now()
-	}
-	if cfg.BundleLength <= 0 {
-		cfg.BundleLength = defaultBundleLength()
-	}
-	length := cfg.Duration
-	if length == 0 {
-		length = unbounded
-	} else {
-		s = portable.StreamEndsAt(s, cfg.Start.Add(length))
-	}
-	sp := span{StartNanos: cfg.Start.UnixNano(), IntervalNanos: int64(cfg.Interval), Rows: int64(length / cfg.Interval), Keys: cfg.Keys}
-	return beam.ParDo(s, &generateFn{BundleNanos: int64(cfg.BundleLength)}, beam.Create(s, sp))
-}
-
-// unbounded is how far "until cancelled" reaches: far enough for any job,
-// near enough that the change count stays in an int64 at a 1ns interval.
-const unbounded = 100 * 365 * 24 * time.Hour
-
-// defaultBundleLength is short enough that a pane's changes reach the
-// shuffle soon after they fall due, and on portable runners long enough
-// for Flink (see clicks.Config.BundleLength).
-func defaultBundleLength() time.Duration {
-	if portable.Portable() {
-		return time.Second
-	}
-	return 100 * time.Millisecond
-}
-
-// span is the generator's one input element: Rows changes over Keys keys,
-// change i due at StartNanos + i*IntervalNanos.
-type span struct {
-	StartNanos    int64
-	IntervalNanos int64
-	Rows          int64
-	Keys          int64
-}
-
-// DueAt is when change i falls due.
-func (sp span) DueAt(i int64) time.Time {
-	return time.Unix(0, sp.StartNanos+i*sp.IntervalNanos)
-}
-
-// DueBy is how many changes are due at t: changes 0..DueBy(t)-1.
-func (sp span) DueBy(t time.Time) int64 {
-	d := t.UnixNano() - sp.StartNanos
-	if d < 0 {
-		return 0
-	}
-	return d/sp.IntervalNanos + 1
+	s, sp, bundle := blocks.Paced(s, "cdc", cfg.Start, cfg.Interval, cfg.Duration, cfg.BundleLength)
+	return beam.ParDo(s, &generateFn{Keys: cfg.Keys, BundleNanos: int64(bundle)}, beam.Create(s, sp))
 }
 
 // generateFn emits the changes of a span as they fall due. It is
 // splittable so that it can sleep between wake-ups (a resumed residual) and
 // emit in bundles of bounded length.
 type generateFn struct {
+	blocks.Restrictions[blocks.Interval]
+	Keys        int64
 	BundleNanos int64
 }
 
-func (*generateFn) CreateInitialRestriction(sp span) offsetrange.Restriction {
-	return offsetrange.Restriction{Start: 0, End: sp.Rows}
-}
-
-func (*generateFn) SplitRestriction(_ span, r offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{r}
-}
-
-// RestrictionSize is the number of changes already due and not yet
-// emitted.
-func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
-	return float64(max(0, min(r.End, sp.DueBy(time.Now()))-r.Start))
-}
-
-func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
-	return blocks.NewTracker(r)
-}
-
-// TruncateRestriction drops the rest of the stream when a job drains.
-func (*generateFn) TruncateRestriction(*blocks.Tracker, span) offsetrange.Restriction {
-	return offsetrange.Restriction{}
-}
-
-func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
-	return &sdf.ManualWatermarkEstimator{}
-}
-
-func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
+func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
 	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
-			emit(mtime.FromTime(sp.DueAt(i)), Generated(i, sp.Keys))
+			emit(mtime.FromTime(sp.DueAt(i)), Generated(i, f.Keys))
 		}
 		return nil
 	})
 }
 
-// Watermark is when the next change falls due.
-func (sp span) Watermark(next int64, _ time.Time) time.Time { return sp.DueAt(next) }
-
 func init() {
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, span,
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, blocks.Interval,
 		func(beam.EventTime, Change), sdf.ProcessContinuation, error](&generateFn{})
 	register.Emitter2[beam.EventTime, Change]()
-	beam.RegisterType(reflect.TypeOf((*span)(nil)).Elem())
 }

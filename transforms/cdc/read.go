@@ -21,7 +21,6 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs:// patterns
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local patterns
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
@@ -61,7 +60,7 @@ func ReadDebezium(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	}
 	filesystem.ValidateScheme(cfg.Pattern)
 	replays := beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
-	return beam.ParDo(s, &readFn{BundleNanos: int64(defaultBundleLength())}, replays)
+	return beam.ParDo(s, &readFn{BundleNanos: int64(blocks.BundleLength())}, replays)
 }
 
 // replay is the reader's one input element: the files and their line
@@ -222,42 +221,13 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 // a bundle ends, Flink checkpoints between them) and sleep between lines
 // at a low Rate.
 type readFn struct {
+	blocks.Restrictions[replay]
 	BundleNanos int64
 
 	// cur is kept between bundles: a resumed restriction usually starts
 	// where the last bundle stopped, and would otherwise read its file
 	// again from the start.
 	cur *cursor
-}
-
-func (*readFn) CreateInitialRestriction(r replay) offsetrange.Restriction {
-	var n int64
-	for _, l := range r.Lines {
-		n += l
-	}
-	return offsetrange.Restriction{Start: 0, End: n}
-}
-
-func (*readFn) SplitRestriction(_ replay, rest offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{rest}
-}
-
-// RestrictionSize is the number of lines already due and not yet emitted.
-func (*readFn) RestrictionSize(r replay, rest offsetrange.Restriction) float64 {
-	return float64(max(0, min(rest.End, r.DueBy(time.Now()))-rest.Start))
-}
-
-func (*readFn) CreateTracker(rest offsetrange.Restriction) *blocks.Tracker {
-	return blocks.NewTracker(rest)
-}
-
-// TruncateRestriction drops the rest of the replay when a job drains.
-func (*readFn) TruncateRestriction(*blocks.Tracker, replay) offsetrange.Restriction {
-	return offsetrange.Restriction{}
-}
-
-func (*readFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
-	return &sdf.ManualWatermarkEstimator{}
 }
 
 func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, r replay, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
@@ -272,6 +242,15 @@ func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEsti
 		f.closeCursor()
 	}
 	return cont, err
+}
+
+// Positions is how many lines the replay holds.
+func (r replay) Positions() int64 {
+	var n int64
+	for _, l := range r.Lines {
+		n += l
+	}
+	return n
 }
 
 // Watermark is when the next line falls due; at Rate 0, now: the next

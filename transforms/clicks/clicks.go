@@ -7,7 +7,6 @@ package clicks
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"strconv"
 	"sync/atomic"
@@ -16,10 +15,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/icebeam/icebeam/internal/portable"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -78,10 +75,6 @@ type Config struct {
 	BundleLength time.Duration
 }
 
-// unbounded is how far "until cancelled" reaches: far enough for any job,
-// near enough that the row count stays in an int64 at a 1ns interval.
-const unbounded = 100 * 365 * 24 * time.Hour
-
 // Generate returns the unbounded PCollection<Click> (or
 // PCollection<SequencedClick>) for rows 0, 1, 2, ..., each timestamped at
 // the moment it fell due.
@@ -90,97 +83,25 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	if cfg.Interval <= 0 {
 		cfg.Interval = 5 * time.Second
 	}
-	if cfg.Duration < 0 {
-		panic(fmt.Sprintf("clicks: negative Duration %v", cfg.Duration))
-	}
-	if cfg.Start.IsZero() {
-		cfg.Start = time.Now()
-	}
-	if cfg.BundleLength <= 0 {
-		cfg.BundleLength = defaultBundle
-		if portable.Portable() {
-			cfg.BundleLength = time.Second
-		}
-	}
-	length := cfg.Duration
-	if length == 0 {
-		length = unbounded
-	} else {
-		s = portable.StreamEndsAt(s, cfg.Start.Add(length))
-	}
-	sp := span{StartNanos: cfg.Start.UnixNano(), IntervalNanos: int64(cfg.Interval), Rows: int64(length / cfg.Interval)}
+	s, sp, bundle := blocks.Paced(s, "clicks", cfg.Start, cfg.Interval, cfg.Duration, cfg.BundleLength)
 	row := reflect.TypeFor[Click]()
 	if cfg.Sequenced {
 		row = reflect.TypeFor[SequencedClick]()
 	}
-	fn := &generateFn{Sequenced: cfg.Sequenced, BundleNanos: int64(cfg.BundleLength)}
+	fn := &generateFn{Sequenced: cfg.Sequenced, BundleNanos: int64(bundle)}
 	return beam.ParDo(s, fn, beam.Create(s, sp), beam.TypeDefinition{Var: beam.XType, T: row})
 }
-
-// span is the generator's one input element: Rows rows, row i due at
-// StartNanos + i*IntervalNanos.
-type span struct {
-	StartNanos    int64
-	IntervalNanos int64
-	Rows          int64
-}
-
-// DueAt is when row i falls due.
-func (sp span) DueAt(i int64) time.Time {
-	return time.Unix(0, sp.StartNanos+i*sp.IntervalNanos)
-}
-
-// DueBy is how many rows are due at t: rows 0..DueBy(t)-1.
-func (sp span) DueBy(t time.Time) int64 {
-	d := t.UnixNano() - sp.StartNanos
-	if d < 0 {
-		return 0
-	}
-	return d/sp.IntervalNanos + 1
-}
-
-// defaultBundle is Config.BundleLength's default: short enough that a
-// pane's rows reach the shuffle soon after they fall due.
-const defaultBundle = 100 * time.Millisecond
-
-// Watermark is when the next row falls due.
-func (sp span) Watermark(next int64, _ time.Time) time.Time { return sp.DueAt(next) }
 
 // generateFn emits the rows of a span as they fall due. It is splittable
 // so that it can sleep between wake-ups (a resumed residual) and emit in
 // bundles of bounded length.
 type generateFn struct {
+	blocks.Restrictions[blocks.Interval]
 	Sequenced   bool
 	BundleNanos int64
 }
 
-func (*generateFn) CreateInitialRestriction(sp span) offsetrange.Restriction {
-	return offsetrange.Restriction{Start: 0, End: sp.Rows}
-}
-
-func (*generateFn) SplitRestriction(_ span, r offsetrange.Restriction) []offsetrange.Restriction {
-	return []offsetrange.Restriction{r}
-}
-
-// RestrictionSize is the number of rows already due and not yet emitted.
-func (*generateFn) RestrictionSize(sp span, r offsetrange.Restriction) float64 {
-	return float64(max(0, min(r.End, sp.DueBy(time.Now()))-r.Start))
-}
-
-func (*generateFn) CreateTracker(r offsetrange.Restriction) *blocks.Tracker {
-	return blocks.NewTracker(r)
-}
-
-// TruncateRestriction drops the rest of the stream when a job drains.
-func (*generateFn) TruncateRestriction(*blocks.Tracker, span) offsetrange.Restriction {
-	return offsetrange.Restriction{}
-}
-
-func (*generateFn) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
-	return &sdf.ManualWatermarkEstimator{}
-}
-
-func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp span, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
+func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
 	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
 			c := ForIndex(i)
@@ -204,10 +125,9 @@ var stopping atomic.Bool
 func Stop() { stopping.Store(true) }
 
 func init() {
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, span,
+	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, blocks.Interval,
 		func(beam.EventTime, beam.X), sdf.ProcessContinuation, error](&generateFn{})
 	register.Emitter2[beam.EventTime, beam.X]()
 	beam.RegisterType(reflect.TypeOf((*Click)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*SequencedClick)(nil)).Elem())
-	beam.RegisterType(reflect.TypeOf((*span)(nil)).Elem())
 }

@@ -90,6 +90,15 @@ var (
 	skippedCounter       = beam.NewCounter("icebergio", "skipped_duplicate_commits")
 	schemaUpdatesCounter = beam.NewCounter("icebergio", "schema_updates")
 	latencyDist          = beam.NewDistribution("icebergio", "commit_latency_ms")
+	// Row-level commits: the changes that took effect (see
+	// UpsertedRowsKey), those older than the table's row, and the delete
+	// files written.
+	upsertedCounter = beam.NewCounter("icebergio", "upserted_rows")
+	updatedCounter  = beam.NewCounter("icebergio", "updated_rows")
+	deletedCounter  = beam.NewCounter("icebergio", "deleted_rows")
+	staleCounter    = beam.NewCounter("icebergio", "stale_changes")
+	dvCounter       = beam.NewCounter("icebergio", "deletion_vectors")
+	eqDeleteCounter = beam.NewCounter("icebergio", "equality_delete_files")
 )
 
 // retryFor is how long one pane's commit retries failures that may pass

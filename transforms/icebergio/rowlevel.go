@@ -44,7 +44,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
@@ -560,17 +559,6 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles)
 	return res, nil
 }
-
-// Counters of row-level commits, named as the snapshot summary entries
-// below and the delete files written.
-var (
-	upsertedCounter = beam.NewCounter("icebergio", "upserted_rows")
-	updatedCounter  = beam.NewCounter("icebergio", "updated_rows")
-	deletedCounter  = beam.NewCounter("icebergio", "deleted_rows")
-	staleCounter    = beam.NewCounter("icebergio", "stale_changes")
-	dvCounter       = beam.NewCounter("icebergio", "deletion_vectors")
-	eqDeleteCounter = beam.NewCounter("icebergio", "equality_delete_files")
-)
 
 // Snapshot summary entries of row-level commits: the pane's changes that
 // took effect. UpsertedRowsKey counts rows written; on a v3 table

@@ -8,11 +8,14 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"sync"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // NewTracker tracks r from its start.
@@ -195,4 +198,113 @@ func Pace(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sc
 		time.Sleep(min(max(wait, 0), maxSleep))
 		now = time.Now()
 	}
+}
+
+// An Element is a paced source's input element: its schedule and its
+// number of positions.
+type Element interface {
+	Schedule
+	Positions() int64
+}
+
+// Restrictions gives a splittable DoFn over elements E the restriction
+// methods of a paced source (embed it): one offset range over the
+// element's positions, tracked by a Tracker, never split up front, sized
+// by the positions already due, dropped on a drain, with a watermark the
+// DoFn sets.
+type Restrictions[E Element] struct{}
+
+func (Restrictions[E]) CreateInitialRestriction(e E) offsetrange.Restriction {
+	return offsetrange.Restriction{Start: 0, End: e.Positions()}
+}
+
+func (Restrictions[E]) SplitRestriction(_ E, r offsetrange.Restriction) []offsetrange.Restriction {
+	return []offsetrange.Restriction{r}
+}
+
+// RestrictionSize is the number of positions already due and not yet
+// emitted.
+func (Restrictions[E]) RestrictionSize(e E, r offsetrange.Restriction) float64 {
+	return float64(max(0, min(r.End, e.DueBy(time.Now()))-r.Start))
+}
+
+func (Restrictions[E]) CreateTracker(r offsetrange.Restriction) *Tracker { return NewTracker(r) }
+
+// TruncateRestriction drops the rest of the stream when a job drains.
+func (Restrictions[E]) TruncateRestriction(*Tracker, E) offsetrange.Restriction {
+	return offsetrange.Restriction{}
+}
+
+func (Restrictions[E]) CreateWatermarkEstimator() *sdf.ManualWatermarkEstimator {
+	return &sdf.ManualWatermarkEstimator{}
+}
+
+// Interval is the element of a source whose positions fall due at a fixed
+// interval: Rows positions, position i due at StartNanos + i*IntervalNanos.
+type Interval struct {
+	StartNanos    int64
+	IntervalNanos int64
+	Rows          int64
+}
+
+// DueAt is when position i falls due.
+func (iv Interval) DueAt(i int64) time.Time {
+	return time.Unix(0, iv.StartNanos+i*iv.IntervalNanos)
+}
+
+// DueBy is how many positions are due at t: 0..DueBy(t)-1.
+func (iv Interval) DueBy(t time.Time) int64 {
+	d := t.UnixNano() - iv.StartNanos
+	if d < 0 {
+		return 0
+	}
+	return d/iv.IntervalNanos + 1
+}
+
+// Positions is how many positions the interval holds.
+func (iv Interval) Positions() int64 { return iv.Rows }
+
+// Watermark is when the next position falls due.
+func (iv Interval) Watermark(next int64, _ time.Time) time.Time { return iv.DueAt(next) }
+
+func init() { beam.RegisterType(reflect.TypeOf(Interval{})) }
+
+// unbounded is how far "until cancelled" reaches: far enough for any job,
+// near enough that the position count stays in an int64 at a 1ns interval.
+const unbounded = 100 * 365 * 24 * time.Hour
+
+// BundleLength is how long a paced source's bundles last: 100 ms, so
+// that rows reach the shuffle soon after they fall due, and 1 s on portable
+// runners, whose Flink runner keeps state for every self-checkpoint (see
+// clicks.Config.BundleLength).
+func BundleLength() time.Duration {
+	if portable.Portable() {
+		return time.Second
+	}
+	return 100 * time.Millisecond
+}
+
+// Paced is the Interval of a source with one position every interval from
+// start (zero: now) for duration (0: until cancelled), and the scope to
+// build it in: one that tells the portable runner when the stream ends
+// (portable.StreamEndsAt), and bundle, or BundleLength() when it is 0.
+// what names the source in a panic on a
+// negative duration.
+func Paced(s beam.Scope, what string, start time.Time, interval, duration, bundle time.Duration) (beam.Scope, Interval, time.Duration) {
+	if duration < 0 {
+		panic(fmt.Sprintf("%s: negative Duration %v", what, duration))
+	}
+	if start.IsZero() {
+		start = time.Now()
+	}
+	if bundle <= 0 {
+		bundle = BundleLength()
+	}
+	length := duration
+	if length == 0 {
+		length = unbounded
+	} else {
+		s = portable.StreamEndsAt(s, start.Add(length))
+	}
+	return s, Interval{StartNanos: start.UnixNano(), IntervalNanos: int64(interval), Rows: int64(length / interval)}, bundle
 }
