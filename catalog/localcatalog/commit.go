@@ -32,21 +32,11 @@ type commitRequest struct {
 }
 
 func (c *call) commitTable(ident table.Identifier) error {
-	var req commitRequest
-	if err := c.decode(&req); err != nil {
+	ch, err := c.decodeTableCommit(ident)
+	if err != nil {
 		return err
 	}
-	if req.Identifier != nil {
-		id, err := req.Identifier.ident("commit")
-		if err != nil {
-			return err
-		}
-		if !slices.Equal(id, ident) {
-			return badRequest("commit body names table %s but the path names %s",
-				strings.Join(id, "."), strings.Join(ident, "."))
-		}
-	}
-	res, err := c.commit([]change{{ident: ident, reqs: req.Requirements, updates: req.Updates}})
+	res, err := c.commit([]change{ch})
 	if err != nil {
 		return err
 	}
@@ -54,39 +44,69 @@ func (c *call) commitTable(ident table.Identifier) error {
 	return nil
 }
 
+// decodeTableCommit reads the body of a commit to the table the path names
+// (ident), which an identifier in the body, if any, must name too.
+func (c *call) decodeTableCommit(ident table.Identifier) (change, error) {
+	var req commitRequest
+	if err := c.decode(&req); err != nil {
+		return change{}, err
+	}
+	if req.Identifier != nil {
+		id, err := req.Identifier.ident("commit")
+		if err != nil {
+			return change{}, err
+		}
+		if !slices.Equal(id, ident) {
+			return change{}, badRequest("commit body names table %s but the path names %s",
+				strings.Join(id, "."), strings.Join(ident, "."))
+		}
+	}
+	return change{ident: ident, reqs: req.Requirements, updates: req.Updates}, nil
+}
+
 // commitTransaction answers POST /v1/transactions/commit: all table changes
 // land together or none does.
 func (c *call) commitTransaction() error {
-	var req struct {
-		TableChanges []commitRequest `json:"table-changes"`
-	}
-	if err := c.decode(&req); err != nil {
+	changes, err := c.decodeTransaction()
+	if err != nil {
 		return err
-	}
-	if len(req.TableChanges) == 0 {
-		return badRequest("transaction has no table-changes")
-	}
-	changes := make([]change, len(req.TableChanges))
-	for i, ch := range req.TableChanges {
-		if ch.Identifier == nil {
-			return badRequest("table-changes[%d] has no identifier", i)
-		}
-		id, err := ch.Identifier.ident(fmt.Sprintf("table-changes[%d]", i))
-		if err != nil {
-			return err
-		}
-		for j := range i {
-			if slices.Equal(changes[j].ident, id) {
-				return badRequest("table %s appears twice in one transaction", strings.Join(id, "."))
-			}
-		}
-		changes[i] = change{ident: id, reqs: ch.Requirements, updates: ch.Updates}
 	}
 	if _, err := c.commit(changes); err != nil {
 		return err
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// decodeTransaction reads the body of a multi-table commit: one change per
+// table, each naming its table.
+func (c *call) decodeTransaction() ([]change, error) {
+	var req struct {
+		TableChanges []commitRequest `json:"table-changes"`
+	}
+	if err := c.decode(&req); err != nil {
+		return nil, err
+	}
+	if len(req.TableChanges) == 0 {
+		return nil, badRequest("transaction has no table-changes")
+	}
+	changes := make([]change, len(req.TableChanges))
+	for i, ch := range req.TableChanges {
+		if ch.Identifier == nil {
+			return nil, badRequest("table-changes[%d] has no identifier", i)
+		}
+		id, err := ch.Identifier.ident(fmt.Sprintf("table-changes[%d]", i))
+		if err != nil {
+			return nil, err
+		}
+		for j := range i {
+			if slices.Equal(changes[j].ident, id) {
+				return nil, badRequest("table %s appears twice in one transaction", strings.Join(id, "."))
+			}
+		}
+		changes[i] = change{ident: id, reqs: ch.Requirements, updates: ch.Updates}
+	}
+	return changes, nil
 }
 
 func lockKey(ident table.Identifier) string { return strings.Join(ident, nsSep) }
@@ -105,6 +125,16 @@ type committed struct {
 	loc  string
 }
 
+// staged is one table's change, checked, ready to be written.
+type staged struct {
+	ident   table.Identifier
+	prevLoc string // empty when the commit creates the table
+	newLoc  string
+	meta    table.Metadata
+	place   *place // the table's location, when it is new or moves
+	size    int    // of the metadata as JSON, once written
+}
+
 // commit applies changes to one or more tables, all or nothing. Each table
 // is locked in this process and its requirements are checked before
 // anything is written, so a failed requirement is a 409 that leaves no
@@ -113,13 +143,41 @@ type committed struct {
 // location is still the one the requirements were checked against: a writer
 // in another process sharing catalog.db makes the swap fail (409) rather
 // than be overwritten.
+//
+// Its stages, one table at a time up to persist: loadCurrent,
+// checkRequirements, applyUpdates, validate, placeMetadata; then persist
+// for all tables at once.
 func (c *call) commit(changes []change) ([]committed, error) {
 	// A commit that has started finishes even if the client goes away, so
 	// that it neither half-happens nor leaves an orphaned metadata file.
 	ctx := context.WithoutCancel(c.r.Context())
+	defer c.lockTables(changes)()
 
-	// A fixed lock order keeps two transactions over the same tables from
-	// deadlocking.
+	out := make([]committed, len(changes))
+	var todo []staged
+	for i, ch := range changes {
+		s, changed, err := c.stage(ctx, ch)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = committed{meta: s.meta, loc: s.newLoc}
+		if changed {
+			todo = append(todo, s)
+		}
+	}
+	if len(todo) == 0 {
+		return out, nil
+	}
+	if err := c.persist(ctx, todo); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// lockTables locks the tables of changes in this process and returns what
+// unlocks them. A fixed lock order keeps two transactions over the same
+// tables from deadlocking.
+func (c *call) lockTables(changes []change) (unlock func()) {
 	order := make([]int, len(changes))
 	for i := range order {
 		order[i] = i
@@ -127,158 +185,228 @@ func (c *call) commit(changes []change) ([]committed, error) {
 	slices.SortFunc(order, func(a, b int) int {
 		return strings.Compare(lockKey(changes[a].ident), lockKey(changes[b].ident))
 	})
+	locks := make([]*sync.Mutex, 0, len(order))
 	for _, i := range order {
 		l := c.h.tableLock(c.warehouse, lockKey(changes[i].ident))
 		l.Lock()
-		defer l.Unlock()
+		locks = append(locks, l)
 	}
+	return func() {
+		for _, l := range slices.Backward(locks) {
+			l.Unlock()
+		}
+	}
+}
 
-	type staged struct {
-		ident   table.Identifier
-		prevLoc string // empty when the commit creates the table
-		newLoc  string
-		meta    table.Metadata
-		place   *place // the table's location, when it is new or moves
-		size    int    // of the metadata as JSON
+// stage takes one table's change through the stages before persist. It
+// returns the table's metadata after the change, at its new location, and
+// whether there is anything to write: a change that changes nothing
+// returns the current metadata and location.
+func (c *call) stage(ctx context.Context, ch change) (staged, bool, error) {
+	prevLoc, prev, err := c.loadCurrent(ctx, ch)
+	if err != nil {
+		return staged{}, false, err
 	}
-	out := make([]committed, len(changes))
-	var todo []staged
-	for i, ch := range changes {
-		name := strings.Join(ch.ident, ".")
-		prevLoc, prev, err := c.h.current(ctx, c.cat, c.warehouse, ch.ident)
-		if errors.Is(err, catalog.ErrNoSuchTable) && slices.ContainsFunc(ch.reqs, isAssertCreate) {
-			err = nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range ch.reqs {
-			if err := checkRequirement(r, prev); err != nil {
-				return nil, err
-			}
-		}
-		if prev == nil {
-			if isView, err := c.exists(ctx, ch.ident, viewObject); err != nil || isView {
-				return nil, cmp.Or(err, errViewInTheWay(ch.ident))
-			}
-		}
-		var updated table.Metadata
-		switch {
-		case ch.created != nil:
-			updated = ch.created
-		case prev == nil:
-			updated, err = createdFromNothing(ch.updates)
-		default:
-			updated, err = table.UpdateTableMetadata(prev, ch.updates, prevLoc)
-		}
-		if err != nil {
-			return nil, invalidArgument("Cannot apply the updates to table %s: %v", name, err)
-		}
-		if prev != nil && updated.Equals(prev) {
-			out[i] = committed{meta: prev, loc: prevLoc}
-			continue
-		}
-		if err := c.h.checkMetadata(ctx, updated, prev); err != nil {
-			return nil, err
-		}
-		// Everywhere the server will write for this table must be allowed.
-		p, err := c.h.allowed.checkTable(updated)
-		if err != nil {
-			return nil, err
-		}
-		var moved *place
-		if prev == nil || prev.Location() != updated.Location() {
-			moved = &p
-		}
-		version := 0
-		if prev != nil {
-			if version = metadataVersion(prevLoc) + 1; version == 0 {
-				return nil, fmt.Errorf("table %s: unrecognized metadata file name %s", name, prevLoc)
-			}
-		}
-		provider, err := table.LoadLocationProvider(updated.Location(), updated.Properties())
-		if err != nil {
-			return nil, badRequest("table %s: %v", name, err)
-		}
-		newLoc, err := provider.NewTableMetadataFileLocation(version)
-		if err != nil {
-			return nil, badRequest("table %s: %v", name, err)
-		}
-		out[i] = committed{meta: updated, loc: newLoc}
-		todo = append(todo, staged{ident: ch.ident, prevLoc: prevLoc, newLoc: newLoc, meta: updated, place: moved})
+	if err := c.checkRequirements(ctx, ch, prev); err != nil {
+		return staged{}, false, err
 	}
-	if len(todo) == 0 {
-		return out, nil
+	updated, err := applyUpdates(ch, prev, prevLoc)
+	if err != nil {
+		return staged{}, false, err
 	}
+	if prev != nil && updated.Equals(prev) {
+		return staged{ident: ch.ident, prevLoc: prevLoc, newLoc: prevLoc, meta: prev}, false, nil
+	}
+	p, err := c.validate(ctx, updated, prev)
+	if err != nil {
+		return staged{}, false, err
+	}
+	var moved *place
+	if prev == nil || prev.Location() != updated.Location() {
+		moved = &p
+	}
+	newLoc, err := placeMetadata(ch.ident, updated, prev, prevLoc)
+	if err != nil {
+		return staged{}, false, err
+	}
+	return staged{ident: ch.ident, prevLoc: prevLoc, newLoc: newLoc, meta: updated, place: moved}, true, nil
+}
 
-	written := 0
-	removeWritten := func() {
-		for _, s := range todo[:written] {
-			removeFile(ctx, s.newLoc)
-		}
+// loadCurrent returns the table's metadata location and metadata, or
+// nothing (no error) for a table the change creates (asserts to create).
+func (c *call) loadCurrent(ctx context.Context, ch change) (string, table.Metadata, error) {
+	prevLoc, prev, err := c.h.current(ctx, c.cat, c.warehouse, ch.ident)
+	if errors.Is(err, catalog.ErrNoSuchTable) && slices.ContainsFunc(ch.reqs, isAssertCreate) {
+		err = nil
 	}
-	for i, s := range todo {
-		size, err := writeMetadata(ctx, s.meta, s.newLoc)
-		written++ // a partly written file goes too
-		if err != nil {
-			removeWritten()
-			return nil, fmt.Errorf("table %s: writing %s: %w", strings.Join(s.ident, "."), s.newLoc, err)
-		}
-		todo[i].size = size
+	if err != nil {
+		return "", nil, err
 	}
+	return prevLoc, prev, nil
+}
 
+// checkRequirements checks the change's requirements against the current
+// metadata (nil for a table to create), and that a table to create is not
+// where a view is.
+func (c *call) checkRequirements(ctx context.Context, ch change, prev table.Metadata) error {
+	for _, r := range ch.reqs {
+		if err := checkRequirement(r, prev); err != nil {
+			return err
+		}
+	}
+	if prev == nil {
+		if isView, err := c.exists(ctx, ch.ident, viewObject); err != nil || isView {
+			return cmp.Or(err, errViewInTheWay(ch.ident))
+		}
+	}
+	return nil
+}
+
+// applyUpdates is the table's metadata after the change: a new table's
+// metadata as built whole, or the updates applied to nothing (a table a
+// transaction creates) or to the current metadata prev.
+func applyUpdates(ch change, prev table.Metadata, prevLoc string) (table.Metadata, error) {
+	var updated table.Metadata
+	var err error
+	switch {
+	case ch.created != nil:
+		updated = ch.created
+	case prev == nil:
+		updated, err = createdFromNothing(ch.updates)
+	default:
+		updated, err = table.UpdateTableMetadata(prev, ch.updates, prevLoc)
+	}
+	if err != nil {
+		return nil, invalidArgument("Cannot apply the updates to table %s: %v", strings.Join(ch.ident, "."), err)
+	}
+	return updated, nil
+}
+
+// validate refuses metadata no reader could use, and any place the server
+// would write for the table outside the allowed ones; it returns the
+// table's place.
+func (c *call) validate(ctx context.Context, updated, prev table.Metadata) (place, error) {
+	if err := c.h.checkMetadata(ctx, updated, prev); err != nil {
+		return place{}, err
+	}
+	// Everywhere the server will write for this table must be allowed.
+	return c.h.allowed.checkTable(updated)
+}
+
+// placeMetadata is the location of the table's next metadata file, the
+// version after the current one's (prevLoc), where the table's properties
+// put metadata.
+func placeMetadata(ident table.Identifier, updated, prev table.Metadata, prevLoc string) (string, error) {
+	name := strings.Join(ident, ".")
+	version := 0
+	if prev != nil {
+		if version = metadataVersion(prevLoc) + 1; version == 0 {
+			return "", fmt.Errorf("table %s: unrecognized metadata file name %s", name, prevLoc)
+		}
+	}
+	provider, err := table.LoadLocationProvider(updated.Location(), updated.Properties())
+	if err != nil {
+		return "", badRequest("table %s: %v", name, err)
+	}
+	newLoc, err := provider.NewTableMetadataFileLocation(version)
+	if err != nil {
+		return "", badRequest("table %s: %v", name, err)
+	}
+	return newLoc, nil
+}
+
+// persist writes the new metadata files, then moves every table's pointer
+// to its new file in one SQL transaction, and caches the new metadata. If
+// anything fails, the files it wrote are removed.
+func (c *call) persist(ctx context.Context, todo []staged) error {
+	if written, err := writeStaged(ctx, todo); err != nil {
+		removeStaged(ctx, todo[:written])
+		return err
+	}
 	err := c.h.inTx(ctx, func(tx *sql.Tx) error {
 		for _, s := range todo {
-			name := strings.Join(s.ident, ".")
-			ns, tbl := namespaceKey(s.ident[:len(s.ident)-1]), s.ident[len(s.ident)-1]
-			if s.place != nil {
-				if err := claimPlace(ctx, tx, c.cat.Name(), s.ident, *s.place, "table"); err != nil {
-					return err
-				}
-			}
-			if s.prevLoc != "" {
-				res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables
-					SET metadata_location = ?, previous_metadata_location = ?, iceberg_type = 'TABLE'
-					WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?
-					AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
-					s.newLoc, s.prevLoc, c.cat.Name(), ns, tbl, s.prevLoc)
-				if err != nil {
-					return fmt.Errorf("table %s: %w", name, err)
-				}
-				if n, err := res.RowsAffected(); err != nil || n != 1 {
-					return fmt.Errorf("%w: table %s was changed or dropped concurrently", table.ErrCommitFailed, name)
-				}
-				continue
-			}
-			var one int
-			err := tx.QueryRowContext(ctx, `SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?
-				UNION ALL SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? LIMIT 1`,
-				c.cat.Name(), ns, c.cat.Name(), ns).Scan(&one)
-			if errors.Is(err, sql.ErrNoRows) {
-				return fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, strings.Join(s.ident[:len(s.ident)-1], "."))
-			}
-			if err != nil {
-				return fmt.Errorf("table %s: %w", name, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO iceberg_tables
-				(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
-				c.cat.Name(), ns, tbl, s.newLoc); err != nil {
-				if strings.Contains(err.Error(), "UNIQUE") {
-					return fmt.Errorf("%w: table %s was created concurrently", table.ErrCommitFailed, name)
-				}
-				return fmt.Errorf("table %s: %w", name, err)
+			if err := c.swapPointer(ctx, tx, s); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		removeWritten()
-		return nil, err
+		removeStaged(ctx, todo)
+		return err
 	}
 	for _, s := range todo {
 		c.h.cache.put(s.newLoc, s.meta, s.size)
 	}
-	return out, nil
+	return nil
+}
+
+// writeStaged writes the metadata file of each of todo, recording its
+// size, and returns how many it wrote or began to write.
+func writeStaged(ctx context.Context, todo []staged) (written int, err error) {
+	for i, s := range todo {
+		size, err := writeMetadata(ctx, s.meta, s.newLoc)
+		written++ // a partly written file goes too
+		if err != nil {
+			return written, fmt.Errorf("table %s: writing %s: %w", strings.Join(s.ident, "."), s.newLoc, err)
+		}
+		todo[i].size = size
+	}
+	return written, nil
+}
+
+// removeStaged removes the metadata files of todo.
+func removeStaged(ctx context.Context, todo []staged) {
+	for _, s := range todo {
+		removeFile(ctx, s.newLoc)
+	}
+}
+
+// swapPointer moves a table's metadata_location from where the commit
+// started (if the table has not changed since) to its new file, or inserts
+// the row of a table the commit creates, claiming the table's place if it
+// is new or moves.
+func (c *call) swapPointer(ctx context.Context, tx *sql.Tx, s staged) error {
+	name := strings.Join(s.ident, ".")
+	ns, tbl := namespaceKey(s.ident[:len(s.ident)-1]), s.ident[len(s.ident)-1]
+	if s.place != nil {
+		if err := claimPlace(ctx, tx, c.cat.Name(), s.ident, *s.place, "table"); err != nil {
+			return err
+		}
+	}
+	if s.prevLoc != "" {
+		res, err := tx.ExecContext(ctx, `UPDATE iceberg_tables
+			SET metadata_location = ?, previous_metadata_location = ?, iceberg_type = 'TABLE'
+			WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND metadata_location = ?
+			AND (iceberg_type = 'TABLE' OR iceberg_type IS NULL)`,
+			s.newLoc, s.prevLoc, c.cat.Name(), ns, tbl, s.prevLoc)
+		if err != nil {
+			return fmt.Errorf("table %s: %w", name, err)
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return fmt.Errorf("%w: table %s was changed or dropped concurrently", table.ErrCommitFailed, name)
+		}
+		return nil
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?
+		UNION ALL SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? LIMIT 1`,
+		c.cat.Name(), ns, c.cat.Name(), ns).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w: %s", catalog.ErrNoSuchNamespace, strings.Join(s.ident[:len(s.ident)-1], "."))
+	}
+	if err != nil {
+		return fmt.Errorf("table %s: %w", name, err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO iceberg_tables
+		(catalog_name, table_namespace, table_name, iceberg_type, metadata_location) VALUES (?, ?, ?, 'TABLE', ?)`,
+		c.cat.Name(), ns, tbl, s.newLoc); err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return fmt.Errorf("%w: table %s was created concurrently", table.ErrCommitFailed, name)
+		}
+		return fmt.Errorf("table %s: %w", name, err)
+	}
+	return nil
 }
 
 func isAssertCreate(r table.Requirement) bool { return r.GetType() == "assert-create" }

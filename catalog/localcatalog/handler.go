@@ -7,8 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -43,41 +41,16 @@ const (
 // it needs no state and survives restarts.
 const warehousePrefix = "wh-"
 
-// endpoints are advertised in /v1/config so that clients use the HEAD
-// existence checks and know which optional routes exist.
-var endpoints = []string{
-	"GET /v1/{prefix}/namespaces",
-	"POST /v1/{prefix}/namespaces",
-	"GET /v1/{prefix}/namespaces/{namespace}",
-	"HEAD /v1/{prefix}/namespaces/{namespace}",
-	"DELETE /v1/{prefix}/namespaces/{namespace}",
-	"POST /v1/{prefix}/namespaces/{namespace}/properties",
-	"GET /v1/{prefix}/namespaces/{namespace}/tables",
-	"POST /v1/{prefix}/namespaces/{namespace}/tables",
-	"GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-	"HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-	"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-	"DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
-	"POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
-	"POST /v1/{prefix}/tables/rename",
-	"POST /v1/{prefix}/transactions/commit",
-	"POST /v1/{prefix}/namespaces/{namespace}/register",
-	"GET /v1/{prefix}/namespaces/{namespace}/views",
-	"POST /v1/{prefix}/namespaces/{namespace}/views",
-	"GET /v1/{prefix}/namespaces/{namespace}/views/{view}",
-	"HEAD /v1/{prefix}/namespaces/{namespace}/views/{view}",
-	"POST /v1/{prefix}/namespaces/{namespace}/views/{view}",
-	"DELETE /v1/{prefix}/namespaces/{namespace}/views/{view}",
-	"POST /v1/{prefix}/views/rename",
-}
-
 // call is one request, resolved to the catalog of its warehouse.
 type call struct {
 	w         http.ResponseWriter
 	r         *http.Request
 	h         *Handler
-	cat       *sqlcat.Catalog
+	cat       *sqlcat.Catalog // nil for /v1/config
 	warehouse string
+
+	empty string // stands for an empty path segment while routing (muxPath)
+	err   error  // what the route answered
 }
 
 type statusRecorder struct {
@@ -130,174 +103,6 @@ func bodyWeight(r *http.Request) int64 {
 		return maxBody
 	}
 	return max(r.ContentLength, 4<<10)
-}
-
-func (h *Handler) route(w http.ResponseWriter, r *http.Request) error {
-	rest, ok := strings.CutPrefix(r.URL.EscapedPath(), "/v1/")
-	if !ok {
-		return errNotFound
-	}
-	raw := strings.Split(strings.TrimSuffix(rest, "/"), "/")
-	segs := make([]string, len(raw))
-	for i, s := range raw {
-		u, err := url.PathUnescape(s)
-		if err != nil {
-			return badRequest("path segment %q: %v", s, err)
-		}
-		segs[i] = u
-	}
-	if len(segs) == 1 && segs[0] == "config" {
-		if r.Method != http.MethodGet {
-			return errMethod
-		}
-		return h.config(w, r)
-	}
-
-	warehouse := h.warehouse
-	if p, ok := strings.CutPrefix(segs[0], warehousePrefix); ok {
-		b, err := base64.RawURLEncoding.DecodeString(p)
-		if err != nil {
-			return fmt.Errorf("%w: prefix %q", errNotFound, segs[0])
-		}
-		warehouse = string(b)
-		if n, err := normalizeWarehouse(warehouse); err != nil || n != warehouse {
-			return fmt.Errorf("%w: prefix %q", errNotFound, segs[0])
-		}
-		// A prefix made up without /v1/config is held to the same rule.
-		if _, err := h.allowed.check("warehouse", warehouse); err != nil {
-			return err
-		}
-		segs = segs[1:]
-	}
-	cat, err := h.catalogFor(warehouse)
-	if err != nil {
-		return err
-	}
-	c := &call{w: w, r: r, h: h, cat: cat, warehouse: warehouse}
-	m := r.Method
-	switch {
-	case len(segs) == 1 && segs[0] == "namespaces":
-		switch m {
-		case http.MethodGet:
-			return c.listNamespaces()
-		case http.MethodPost:
-			return c.createNamespace()
-		}
-		return errMethod
-	case len(segs) == 2 && segs[0] == "namespaces":
-		ns, err := parseNamespace(segs[1])
-		if err != nil {
-			return err
-		}
-		switch m {
-		case http.MethodGet:
-			return c.loadNamespace(ns)
-		case http.MethodHead:
-			return c.namespaceExists(ns)
-		case http.MethodDelete:
-			return c.dropNamespace(ns)
-		}
-		return errMethod
-	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "properties":
-		ns, err := parseNamespace(segs[1])
-		if err != nil {
-			return err
-		}
-		if m != http.MethodPost {
-			return errMethod
-		}
-		return c.updateNamespaceProperties(ns)
-	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "tables":
-		ns, err := parseNamespace(segs[1])
-		if err != nil {
-			return err
-		}
-		switch m {
-		case http.MethodGet:
-			return c.listTables(ns)
-		case http.MethodPost:
-			return c.createTable(ns)
-		}
-		return errMethod
-	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "tables":
-		ident, err := parseTable(segs[1], segs[3])
-		if err != nil {
-			return err
-		}
-		switch m {
-		case http.MethodGet:
-			return c.loadTable(ident)
-		case http.MethodHead:
-			return c.tableExists(ident)
-		case http.MethodPost:
-			return c.commitTable(ident)
-		case http.MethodDelete:
-			return c.dropTable(ident)
-		}
-		return errMethod
-	case len(segs) == 5 && segs[0] == "namespaces" && segs[2] == "tables" && segs[4] == "metrics":
-		if m != http.MethodPost {
-			return errMethod
-		}
-		// Scan and commit reports are accepted and dropped: the local
-		// catalog keeps no metrics.
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "register":
-		ns, err := parseNamespace(segs[1])
-		if err != nil {
-			return err
-		}
-		if m != http.MethodPost {
-			return errMethod
-		}
-		return c.registerTable(ns)
-	case len(segs) == 3 && segs[0] == "namespaces" && segs[2] == "views":
-		ns, err := parseNamespace(segs[1])
-		if err != nil {
-			return err
-		}
-		switch m {
-		case http.MethodGet:
-			return c.listViews(ns)
-		case http.MethodPost:
-			return c.createView(ns)
-		}
-		return errMethod
-	case len(segs) == 4 && segs[0] == "namespaces" && segs[2] == "views":
-		ident, err := parseTable(segs[1], segs[3])
-		if err != nil {
-			return err
-		}
-		switch m {
-		case http.MethodGet:
-			return c.loadView(ident)
-		case http.MethodHead:
-			return c.viewExists(ident)
-		case http.MethodPost:
-			return c.replaceView(ident)
-		case http.MethodDelete:
-			return c.dropView(ident)
-		}
-		return errMethod
-	case len(segs) == 2 && segs[0] == "views" && segs[1] == "rename":
-		if m != http.MethodPost {
-			return errMethod
-		}
-		return c.renameView()
-	case len(segs) == 2 && segs[0] == "tables" && segs[1] == "rename":
-		if m != http.MethodPost {
-			return errMethod
-		}
-		return c.renameTable()
-	case len(segs) == 2 && segs[0] == "transactions" && segs[1] == "commit":
-		if m != http.MethodPost {
-			return errMethod
-		}
-		return c.commitTransaction()
-	}
-	return errNotFound
 }
 
 func parseNamespace(seg string) (table.Identifier, error) {
@@ -379,7 +184,8 @@ func (c *call) decode(v any) error {
 
 // config answers GET /v1/config. A client's ?warehouse= selects (and creates
 // on first use) a warehouse other than the default through a path prefix.
-func (h *Handler) config(w http.ResponseWriter, r *http.Request) error {
+func (c *call) config() error {
+	h, w, r := c.h, c.w, c.r
 	wh := h.warehouse
 	overrides := map[string]string{}
 	if q := r.URL.Query().Get("warehouse"); q != "" {
@@ -401,7 +207,7 @@ func (h *Handler) config(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"defaults":  map[string]string{"warehouse": wh},
 		"overrides": overrides,
-		"endpoints": endpoints,
+		"endpoints": h.router.endpoints,
 	})
 	return nil
 }

@@ -90,6 +90,7 @@ type Handler struct {
 
 	allowed allowed             // where requests may place files
 	bodies  *semaphore.Weighted // bytes of request bodies in flight
+	router  *router             // the routes, on their ServeMuxes
 
 	mu       sync.Mutex
 	catalogs map[string]*sqlcat.Catalog // by warehouse location
@@ -137,6 +138,7 @@ func Open(opts Options) (*Handler, error) {
 		db:        db,
 		catalogs:  map[string]*sqlcat.Catalog{},
 		bodies:    semaphore.NewWeighted(bodiesInFlight),
+		router:    newRouter(routes),
 		locks:     map[string]*sync.Mutex{},
 	}
 	if h.allowed, err = newAllowed(warehouse, opts.AllowLocations); err != nil {
