@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -264,5 +265,38 @@ func TestBadFlags(t *testing.T) {
 		if err == nil || !strings.Contains(out, "level=ERROR") {
 			t.Errorf("%v: err %v\n%s", args, err, launchtest.Tail(out))
 		}
+	}
+}
+
+func TestMetadataMatchesFlags(t *testing.T) {
+	md, err := launchtest.ReadMetadata("metadata.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !md.Streaming {
+		t.Error(`cdc is a streaming pipeline, metadata.json lacks "streaming": true`)
+	}
+	own, err := launchtest.FlagsDefinedIn("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := launchtest.CheckMetadata(md, launchtest.MetadataSpec{
+		Flags:    flag.CommandLine,
+		Own:      append(own, launchtest.CatalogFlags()...),
+		Excluded: launchtest.CatalogExcluded,
+		Bad: launchtest.Merge(launchtest.CatalogBad, map[string]string{
+			"iceberg_table":                "accounts",
+			"triggering_frequency_seconds": "0",
+			"input":                        "/local/file.json",
+			"rate":                         "fast",
+			"format_version":               "1",
+			"write_shards":                 "2",
+			"interval":                     "5 seconds",
+			"keys":                         "0",
+			"duration":                     "forever",
+		}),
+	})
+	for _, err := range errs {
+		t.Error(err)
 	}
 }
