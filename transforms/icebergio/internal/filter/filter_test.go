@@ -1,4 +1,4 @@
-package icebergio
+package filter
 
 import (
 	"testing"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestParseFilter(t *testing.T) {
+func TestParse(t *testing.T) {
 	ref := func(n string) iceberg.UnboundTerm { return iceberg.Reference(n) }
 	lit := func(v any) iceberg.Literal {
 		switch v := v.(type) {
@@ -52,7 +52,7 @@ func TestParseFilter(t *testing.T) {
 		"ts >= '2024-01-31T10:00:00'":       pred(iceberg.OpGTEQ, "ts", "2024-01-31T10:00:00"),
 	}
 	for in, want := range cases {
-		got, err := ParseFilter(in)
+		got, err := Parse(in)
 		require.NoError(t, err, in)
 		require.True(t, want.Equals(got), "%s: got %v, want %v", in, got, want)
 	}
@@ -71,7 +71,7 @@ func TestParseFilter(t *testing.T) {
 		"a = 99999999999999999999": "bad integer",
 	}
 	for in, want := range errs {
-		_, err := ParseFilter(in)
+		_, err := Parse(in)
 		require.ErrorContains(t, err, want, in)
 	}
 }
