@@ -23,7 +23,7 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{Config{Catalog: cat, Table: "nonamespace"}, `table name "nonamespace": want namespace.table`},
 		{Config{Catalog: cat, Table: "a..b"}, `table name "a..b": want namespace.table, without empty name parts`},
-		{Config{Catalog: cat, Table: "a.b", Mode: "upsert"}, `mode "upsert"`},
+		{Config{Catalog: cat, Table: "a.b", Mode: "merge"}, `mode "merge"`},
 		{Config{Table: "a.b"}, "table a.b: no catalog URI"},
 		{Config{Catalog: cat, Table: "a.b", WriterID: "job/1"}, `writer id "job/1" must match`},
 		{Config{Catalog: cat, Table: "a.u_{nope}"}, `table template "a.u_{nope}": icebergio: table template field "nope" is not a top-level field`},
