@@ -433,3 +433,57 @@ func TestReadEmbedded(t *testing.T) {
 	entries, _ := os.ReadDir(empty)
 	require.Empty(t, entries, "a read must not create a lakehouse")
 }
+
+// scan applies equality deletes (as a v2 upsert writes them) and the
+// deletion vectors a v3 table's deletes are.
+func TestScanAppliesRowLevelDeletes(t *testing.T) {
+	ctx := context.Background()
+	for _, version := range []string{"2", "3"} {
+		t.Run("v"+version, func(t *testing.T) {
+			cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: t.TempDir()})
+			require.NoError(t, err)
+			t.Cleanup(func() { _ = stop() })
+			cat, err := catalog.Open(ctx, cfg)
+			require.NoError(t, err)
+			require.NoError(t, cat.CreateNamespace(ctx, table.Identifier{"db"}, nil))
+			tbl, err := cat.CreateTable(ctx, table.Identifier{"db", "accounts"}, readSchema,
+				icecatalog.WithProperties(iceberg.Properties{table.PropertyFormatVersion: version, table.WriteDeleteModeKey: table.WriteModeMergeOnRead}))
+			require.NoError(t, err)
+			at := rowsFor(0, 20, 2)
+			tbl, err = tbl.AppendTable(ctx, at, 100, nil)
+			at.Release()
+			require.NoError(t, err)
+			tx := tbl.NewTransaction()
+			if version == "2" {
+				// Equality deletes of ids 3 and 7, as an upsert sink writes them.
+				keys := rowsFor(3, 4, 1)
+				seven := rowsFor(7, 8, 1)
+				recs := func(yield func(arrow.RecordBatch, error) bool) {
+					for _, t := range []arrow.Table{keys, seven} {
+						col := array.NewTableReader(t, 10)
+						for col.Next() {
+							rec := col.RecordBatch()
+							ids := array.NewRecordBatch(arrow.NewSchema(rec.Schema().Fields()[:1], nil), rec.Columns()[:1], rec.NumRows())
+							if !yield(ids, nil) {
+								col.Release()
+								return
+							}
+						}
+						col.Release()
+					}
+				}
+				eq, err := tx.WriteEqualityDeletes(ctx, []int{1}, recs)
+				require.NoError(t, err)
+				require.NoError(t, tx.NewRowDelta(nil).AddDeletes(eq...).Commit(ctx))
+			} else {
+				// Merge-on-read deletes of a v3 table are deletion vectors.
+				require.NoError(t, tx.Delete(ctx, iceberg.IsIn(iceberg.Reference("id"), int64(3), int64(7)), nil))
+			}
+			tbl, err = tx.Commit(ctx)
+			require.NoError(t, err)
+			require.Equal(t, "1", tbl.CurrentSnapshot().Summary.Properties["added-delete-files"], "the deletes are a delete file, not a rewrite")
+			want := slices.DeleteFunc(seq(0, 20), func(i int64) bool { return i == 3 || i == 7 })
+			require.Equal(t, want, scanIDs(t, "--catalog_uri="+cfg.URI, "db.accounts"))
+		})
+	}
+}
