@@ -534,15 +534,19 @@ func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transactio
 		// The files have fresh unique names: no need to scan every manifest.
 		return err
 	}
+	return s.stageRecent(tx, tbl, commitID)
+}
+
+// stageRecent adds commitID to the writer's recent commits on tx and
+// drops other writers' lists past writerTTL.
+func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string) error {
 	now := time.Now()
 	recent, _ := splitRecent(tbl.Properties()[s.commitsKey()])
 	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): withCommit(recent, commitID) + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
 		return err
 	}
 	if stale := s.staleWriters(tbl.Properties(), now); len(stale) > 0 {
-		if err := tx.RemoveProperties(stale); err != nil {
-			return err
-		}
+		return tx.RemoveProperties(stale)
 	}
 	return nil
 }

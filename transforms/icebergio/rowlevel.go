@@ -584,20 +584,6 @@ func withPaneProps(props iceberg.Properties, commitID string, plan *rowPlan, v3 
 	return out
 }
 
-// stageRecent adds commitID to the writer's recent commits on tx, as the
-// append commit does.
-func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string) error {
-	now := time.Now()
-	recent, _ := splitRecent(tbl.Properties()[s.commitsKey()])
-	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): withCommit(recent, commitID) + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
-		return err
-	}
-	if stale := s.staleWriters(tbl.Properties(), now); len(stale) > 0 {
-		return tx.RemoveProperties(stale)
-	}
-	return nil
-}
-
 // rowPlan is what a pane does to a table in one attempt.
 type rowPlan struct {
 	insert     []bool             // per batch row: written as a new row
