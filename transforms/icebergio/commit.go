@@ -366,25 +366,16 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 	if err != nil {
 		return res, err
 	}
-	done, err := commit.Commit(ctx, s.cat, commit.Request{
-		Ident:  ident,
-		Name:   fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
-		Lookup: func(tbl *table.Table) (int64, bool) { return s.landed(tbl, commitID) },
-		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
-			if attempt > 1 {
-				conflictsCounter.Inc(ctx, 1)
-			}
-			return s.stage(ctx, tbl, tx, replace, w.schema, files, commitID, props)
-		},
-		Deadline: deadline,
-		Window:   s.retryFor(),
-		Discard: func(ctx context.Context, tbl *table.Table) {
-			if tbl == nil {
-				tbl = w.tbl
-			}
-			w.discard(ctx, s, tbl)
-		},
+	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
+		return s.stage(ctx, tbl, tx, replace, w.schema, files, commitID, props)
 	})
+	req.Discard = func(ctx context.Context, tbl *table.Table) {
+		if tbl == nil {
+			tbl = w.tbl
+		}
+		w.discard(ctx, s, tbl)
+	}
+	done, err := commit.Commit(ctx, s.cat, req)
 	if err != nil {
 		return res, err
 	}
@@ -407,6 +398,24 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, w.writeMS)
 	s.expire(ctx, dest)
 	return res, nil
+}
+
+// paneRequest is the commit of one pane of dest under commitID, found by
+// its id when it has landed, staged by stage on each attempt.
+func (s *sink) paneRequest(ident table.Identifier, dest, commitID string, deadline time.Time, stage func(context.Context, *table.Table, *table.Transaction) error) commit.Request {
+	return commit.Request{
+		Ident:  ident,
+		Name:   fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
+		Lookup: func(tbl *table.Table) (int64, bool) { return s.landed(tbl, commitID) },
+		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
+			if attempt > 1 {
+				conflictsCounter.Inc(ctx, 1)
+			}
+			return stage(ctx, tbl, tx)
+		},
+		Deadline: deadline,
+		Window:   s.retryFor(),
+	}
 }
 
 // retry runs op, a catalog read or create that is safe to repeat, until it

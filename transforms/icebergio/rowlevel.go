@@ -459,61 +459,52 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	idx := s.keyIndex(dest)
 	w := &rowWrite{s: s, dest: dest, pane: p, keys: keys, keyIDs: keyIDs}
 	var plan *rowPlan
-	done, err := commit.Commit(ctx, s.cat, commit.Request{
-		Ident:  ident,
-		Name:   fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
-		Lookup: func(tbl *table.Table) (int64, bool) { return s.landed(tbl, commitID) },
-		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
-			if attempt > 1 {
-				conflictsCounter.Inc(ctx, 1)
-			}
-			// The last attempt's deletion vectors were staged against
-			// a base that has moved on.
-			w.removeDVs(ctx, tbl)
-			var lookup *keyIndex
-			if v3 {
-				if err := idx.sync(ctx, tbl, keys, s.cfg.Order); err != nil {
-					return err
-				}
-				lookup = idx
-			}
-			plan = w.plan(lookup)
-			if err := w.writeRows(ctx, tbl, plan); err != nil {
+	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
+		// The last attempt's deletion vectors were staged against
+		// a base that has moved on.
+		w.removeDVs(ctx, tbl)
+		var lookup *keyIndex
+		if v3 {
+			if err := idx.sync(ctx, tbl, keys, s.cfg.Order); err != nil {
 				return err
 			}
-			rd := tx.NewRowDelta(withPaneProps(props, commitID, plan, v3))
-			rd.AddRows(w.data...)
-			if v3 {
-				if err := w.writeDVs(ctx, tbl, idx, plan); err != nil {
-					return err
-				}
-				rd.AddDeletes(w.dvs...)
-				rd.RemoveDeletes(w.replacedDVs...)
-			} else if len(plan.deleteKeys) > 0 {
-				eq, err := tx.WriteEqualityDeletes(ctx, keyIDs, w.keyBatches(ctx, tbl, plan))
-				if err != nil {
-					return fmt.Errorf("writing equality deletes: %w", err)
-				}
-				w.eq = eq
-				rd.AddDeletes(eq...)
-			}
-			if len(w.data) == 0 && len(w.dvs) == 0 && len(w.eq) == 0 {
-				return commit.ErrNothingToCommit
-			}
-			if err := rd.Commit(ctx); err != nil {
+			lookup = idx
+		}
+		plan = w.plan(lookup)
+		if err := w.writeRows(ctx, tbl, plan); err != nil {
+			return err
+		}
+		rd := tx.NewRowDelta(withPaneProps(props, commitID, plan, v3))
+		rd.AddRows(w.data...)
+		if v3 {
+			if err := w.writeDVs(ctx, tbl, idx, plan); err != nil {
 				return err
 			}
-			return s.stageRecent(tx, tbl, commitID)
-		},
-		Deadline: deadline,
-		Window:   s.retryFor(),
-		Discard: func(ctx context.Context, cur *table.Table) {
-			if cur == nil {
-				cur = tbl
+			rd.AddDeletes(w.dvs...)
+			rd.RemoveDeletes(w.replacedDVs...)
+		} else if len(plan.deleteKeys) > 0 {
+			eq, err := tx.WriteEqualityDeletes(ctx, keyIDs, w.keyBatches(ctx, tbl, plan))
+			if err != nil {
+				return fmt.Errorf("writing equality deletes: %w", err)
 			}
-			w.discard(ctx, cur)
-		},
+			w.eq = eq
+			rd.AddDeletes(eq...)
+		}
+		if len(w.data) == 0 && len(w.dvs) == 0 && len(w.eq) == 0 {
+			return commit.ErrNothingToCommit
+		}
+		if err := rd.Commit(ctx); err != nil {
+			return err
+		}
+		return s.stageRecent(tx, tbl, commitID)
 	})
+	req.Discard = func(ctx context.Context, cur *table.Table) {
+		if cur == nil {
+			cur = tbl
+		}
+		w.discard(ctx, cur)
+	}
+	done, err := commit.Commit(ctx, s.cat, req)
 	if errors.Is(err, commit.ErrNothingToCommit) {
 		// Every change was older than what the table holds.
 		w.discard(ctx, done.Table)
