@@ -107,7 +107,7 @@ func TestStaticToken(t *testing.T) {
 
 	// The right token reaches the catalog: a namespace is created and
 	// listed, and an unknown one is the catalog's own 404.
-	r = send(t, nil, "POST", ns, strings.NewReader(`{"namespace":["db"]}`), bearer(token)...)
+	r = send(t, nil, "POST", ns, strings.NewReader(`{"namespace":["db"]}`), append(bearer(token), "Content-Type", "application/json")...)
 	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
 	r = send(t, nil, "GET", ns, nil, "Authorization", "bearer "+token) // the scheme is case-insensitive
 	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
@@ -183,7 +183,7 @@ func TestClientCredentials(t *testing.T) {
 		entropy = len(b)
 	}
 	require.GreaterOrEqual(t, entropy, 32, "token of %d chars", len(tr.AccessToken))
-	r := send(t, nil, "POST", ns, strings.NewReader(`{"namespace":["db"]}`), bearer(tr.AccessToken)...)
+	r := send(t, nil, "POST", ns, strings.NewReader(`{"namespace":["db"]}`), append(bearer(tr.AccessToken), "Content-Type", "application/json")...)
 	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)
 	r = send(t, nil, "GET", ns, nil, bearer(tr.AccessToken)...)
 	require.Equal(t, http.StatusOK, r.status, "body: %s", r.body)

@@ -3,7 +3,8 @@
 // warehouse in one local directory, so local runs and other engines (Spark,
 // pyiceberg, DuckDB) share tables without any cloud service. It can require
 // bearer tokens (a static one, or OAuth2 client-credentials tokens it
-// issues itself) and serve HTTPS (see Options).
+// issues itself) and serve HTTPS (see Options), and refuses what a web page
+// in the user's browser could send it (see Guard).
 package localcatalog
 
 import (
@@ -63,6 +64,26 @@ type Options struct {
 	// other is an error.
 	TLSCert string
 	TLSKey  string
+
+	// AllowedHosts are host names requests may address the server by (in
+	// their Host header, port ignored) besides those always allowed: every
+	// IP address, localhost and *.localhost, the host Listen's address
+	// names, and, listening on every interface, this machine's host name.
+	// A request to any other name is refused 403: it is how a web page
+	// whose DNS name its owner pointed at this machine (DNS rebinding)
+	// reaches the server. ".example.com" or "*.example.com" allows
+	// example.com and every name under it, "*" any name.
+	AllowedHosts []string
+	// AllowedOrigins are the origins (scheme://host[:port], as browsers
+	// send them in Origin) whose web pages may change the catalog besides
+	// the server's own, e.g. a web UI whose reverse proxy rewrites the Host
+	// or terminates TLS; "*" allows any. Every other change (any method but
+	// GET, HEAD and OPTIONS) that carries an Origin, or Sec-Fetch-Site
+	// cross-site or same-site, is refused 403, since any page the user
+	// opens can send one. Requests without Origin (Iceberg clients, curl)
+	// are not from pages and are admitted. The server answers no CORS
+	// preflights, so pages of other origins still cannot send it JSON.
+	AllowedOrigins []string
 }
 
 // DBFile is the name of the SQLite database inside Options.Dir.
@@ -82,7 +103,9 @@ const catalogName = "icebeam"
 // multi-table transactions and views (list, create, load, exists, replace,
 // drop, rename). Errors follow the spec's error model, worded as Iceberg's
 // reference catalog words them (see apiError). A client asking /v1/config for another ?warehouse= gets a path prefix
-// that selects it; its tables live in the same catalog.db.
+// that selects it; its tables live in the same catalog.db. It trusts every
+// request: Listen serves it behind Guard (and Authenticate), which refuse
+// what a web page could send it.
 type Handler struct {
 	dir       string
 	warehouse string
@@ -242,11 +265,17 @@ type Server struct {
 }
 
 // Listen opens the catalog in opts.Dir and serves it on addr (host:port;
-// port 0 picks one): over HTTPS with Options.TLSCert and TLSKey, and behind
-// Authenticate when Options.Token or Clients are set.
+// port 0 picks one): over HTTPS with Options.TLSCert and TLSKey, behind
+// Authenticate when Options.Token or Clients are set, and, in front of
+// everything, behind Guard.
 func Listen(addr string, opts Options) (*Server, error) {
 	// Options are checked before the database is opened.
 	auth, err := newAuthenticator(opts)
+	if err != nil {
+		return nil, err
+	}
+	host, _, _ := net.SplitHostPort(addr) // a bad addr fails net.Listen below
+	g, err := newGuard(host, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -268,6 +297,10 @@ func Listen(addr string, opts Options) (*Server, error) {
 		auth.next = h
 		handler = auth
 	}
+	// The guard comes first: the token endpoint is no more a web page's
+	// to call than the catalog is.
+	g.next = handler
+	handler = g
 	scheme := "http"
 	if tlsConfig != nil {
 		scheme = "https"

@@ -28,6 +28,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var allow multiFlag
 	fs.Var(&allow, "allow_location", "a location (path or URI) besides the warehouse where clients may place tables,\n"+
 		"views and metadata, and so where the server may write and delete files (repeatable)")
+	var allowedHosts, allowedOrigins listFlag
+	fs.Var(&allowedHosts, "allowed_hosts", "comma-separated host `names` clients may reach the catalog by, besides IP addresses,\n"+
+		"localhost, the host of --addr and, on every interface, this machine's name; \".example.com\" allows\n"+
+		"a domain, \"*\" any name. Requests to other names are refused: a web page can point its own name at\n"+
+		"this machine (DNS rebinding)")
+	fs.Var(&allowedOrigins, "allowed_origins", "comma-separated `origins` (scheme://host[:port]) whose web pages may change the catalog\n"+
+		"besides its own, e.g. a web UI behind a proxy; \"*\" allows any. Changes from other pages, and bodies\n"+
+		"that are not application/json, are refused: any page the user opens could send them")
 	verbose := fs.Bool("v", false, "log one line per request (never headers)")
 	var token, client catalog.Secret
 	fs.Func("token", "static bearer token clients must send (Authorization: Bearer); give env:VAR or file:PATH,\n"+
@@ -60,7 +68,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))
 	}
 	opts := localcatalog.Options{Dir: *dir, Warehouse: *warehouse, AllowLocations: allow,
-		TokenTTL: *tokenTTL, TLSCert: *tlsCert, TLSKey: *tlsKey}
+		TokenTTL: *tokenTTL, TLSCert: *tlsCert, TLSKey: *tlsKey, AllowedHosts: allowedHosts, AllowedOrigins: allowedOrigins}
 	if *tokenTTL <= 0 {
 		return fmt.Errorf("--token_ttl=%v: must be positive", *tokenTTL)
 	}
@@ -170,3 +178,16 @@ type multiFlag []string
 
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+// listFlag is a comma-separated list flag; given again, it adds to the list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for e := range strings.SplitSeq(v, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			*l = append(*l, e)
+		}
+	}
+	return nil
+}

@@ -176,6 +176,8 @@ func TestServeFlagErrors(t *testing.T) {
 		{[]string{"--tls_cert", "cert.pem"}, "--tls_key"},
 		{[]string{"--token", "env:ICEBEAM_TEST_SERVE_BAD", "--token_ttl", "0s"}, "--token_ttl"},
 		{[]string{"--addr", "localhost"}, "--addr"},
+		{[]string{"--allowed_hosts", "catalog.example,http://other.example"}, `"http://other.example"`},
+		{[]string{"--allowed_origins", "https://ui.example,ui.example"}, `allowed origin "ui.example"`},
 	} {
 		var out, errOut bytes.Buffer
 		args := append([]string{"serve", "--local_dir", t.TempDir()}, tc.args...)
@@ -184,6 +186,56 @@ func TestServeFlagErrors(t *testing.T) {
 		require.Contains(t, err.Error(), tc.want, "%q", tc.args)
 		require.NotContains(t, err.Error()+out.String()+errOut.String(), value, "%q", tc.args)
 	}
+}
+
+// TestServeAllowedHostsAndOrigins: serve refuses a Host it does not serve
+// and changes from other web pages, and takes what --allowed_hosts and
+// --allowed_origins allow.
+func TestServeAllowedHostsAndOrigins(t *testing.T) {
+	u, _, _ := serve(t, "--addr", "127.0.0.1:0", "--local_dir", t.TempDir(),
+		"--allowed_hosts", "catalog.example, .corp.example", "--allowed_origins", "https://ui.example")
+	send := func(method, path, host, origin string) (int, string) {
+		t.Helper()
+		var body io.Reader
+		if method == "POST" {
+			body = strings.NewReader(`{"namespace":["ns_` + strings.NewReplacer(".", "_", ":", "_", "/", "_").Replace(host+origin) + `"]}`)
+		}
+		req, err := http.NewRequest(method, u+path, body)
+		require.NoError(t, err)
+		if body != nil {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		if host != "" {
+			req.Host = host
+		}
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		rsp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		defer rsp.Body.Close()
+		b, err := io.ReadAll(rsp.Body)
+		require.NoError(t, err)
+		return rsp.StatusCode, string(b)
+	}
+	for host, want := range map[string]int{
+		"catalog.example": http.StatusOK, "a.corp.example": http.StatusOK, "localhost": http.StatusOK,
+		"evil.example": http.StatusForbidden, "catalog.example.evil": http.StatusForbidden,
+	} {
+		code, body := send("GET", "/v1/namespaces", host, "")
+		require.Equal(t, want, code, "Host %s: %s", host, body)
+		if want == http.StatusForbidden {
+			require.Contains(t, body, "--allowed_hosts")
+		}
+	}
+	code, body := send("POST", "/v1/namespaces", "", "https://ui.example")
+	require.Equal(t, http.StatusOK, code, body)
+	code, body = send("POST", "/v1/namespaces", "", "http://evil.example")
+	require.Equal(t, http.StatusForbidden, code, body)
+	require.Contains(t, body, "--allowed_origins")
+	code, body = send("GET", "/v1/namespaces", "", "")
+	require.Equal(t, http.StatusOK, code, body)
+	require.JSONEq(t, `{"namespaces":[["ns_https___ui_example"]]}`, body)
 }
 
 func TestServeTLS(t *testing.T) {
