@@ -35,7 +35,7 @@ run:
 	@echo "make run: building the taxi pipeline into .cache/bin (the first build compiles Beam, Arrow and iceberg-go:"
 	@echo "  a few minutes on a quiet machine, longer on a loaded one; progress below; later builds take seconds)"
 	@mkdir -p .cache/bin && set -o pipefail && $(GO) build -v -o .cache/bin/taxi ./pipelines/taxi 2>&1 | \
-	  awk '/^#|:[0-9]+:|rror/ {print; next} {n++; if (n % 100 == 0) {printf "  %d packages compiled\n", n; fflush()}}'
+	  awk '/^#|:[0-9]+:|^go: |rror:/ {print; next} {n++; if (n % 100 == 0) {printf "  %d packages compiled\n", n; fflush()}}'
 	./.cache/bin/taxi $(ARGS)
 
 build:

@@ -16,13 +16,7 @@
 # run ends by checking the committed rows: with SEQ=1 (the default on Flink)
 # each seq 0..N-1 exactly once, else the row count.
 #
-# Window end: the moment a pane's processing-time trigger was due. The sink
-# records in each snapshot summary when the pane's first and last row batches
-# were sent to the shuffle (icebeam.batches-sent-ms) and the pane's timing.
-# Pane k's trigger is armed at its first element (Beam) or at the previous
-# firing (prism), so it was due no sooner than min(first_k, last_{k-1}) + F;
-# the last pane of a finished input fires when the input ends, no sooner than
-# last_k. Latency = snapshot timestamp - that bound, so it errs long, never short.
+# Commits and their latency after the window's end: scripts/lib/panes.py.
 #
 # Sustained rows/s = committed rows / (last commit - pipeline start), start-up
 # included. A 1 µs interval is 1,000,000 rows due per second: more than the
@@ -72,57 +66,18 @@ START_MS=$(date +%s%3N)
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 grep -E "Elapsed|Maximum resident|Percent of CPU" "$CACHE/time.txt" | sed 's/^\s*/pipeline /'
 
-python3 - "$URI" "$TABLE" "$START_MS" "$TRIGGER" "$DURATION" "$INTERVAL" <<'PY'
-import json, sys, urllib.request
-uri, table, start_ms, trigger, duration, interval = sys.argv[1:]
-start_ms, f = int(start_ms), int(trigger) * 1000
-ns, name = table.split(".", 1)
-meta = json.load(urllib.request.urlopen(f"{uri}/v1/namespaces/{ns}/tables/{name}"))["metadata"]
-panes = []
-for s in meta["snapshots"]:
-    sm = s["summary"]
-    first, last = map(int, sm["icebeam.batches-sent-ms"].split("-"))
-    panes.append(dict(ts=s["timestamp-ms"], rows=int(sm["added-records"]),
-                      files=int(sm["added-data-files"]), first=first, last=last, timing=sm["icebeam.pane-timing"]))
-# Panes in firing order: each one's batches were sent before the next one's.
-panes.sort(key=lambda p: p["last"])
-for k, p in enumerate(panes):
-    p["pane"] = k
-print(f"\n{'pane':>4} {'timing':>7} {'rows':>11} {'files':>5} {'window end (s)':>14} {'commit (s)':>10} {'latency ms':>10} {'rows/s in window':>16}")
-lat = []
-prev_end = None
-for k, p in enumerate(panes):
-    end = p["first"] + f
-    if k > 0:
-        end = min(end, panes[k-1]["last"] + f)
-    if p["timing"] != "early":
-        end = min(end, p["last"])
-    p["end"] = end
-    win_start = prev_end if prev_end is not None else start_ms
-    rate = p["rows"] / max((end - win_start) / 1000, 1e-3)
-    prev_end = end
-    lat.append(p["ts"] - end)
-    print(f"{p['pane']:>4} {p['timing']:>7} {p['rows']:>11,} {p['files']:>5} {(end-start_ms)/1000:>14.2f} {(p['ts']-start_ms)/1000:>10.2f} {p['ts']-end:>10} {rate:>16,.0f}")
-rows = sum(p["rows"] for p in panes)
-span = (panes[-1]["ts"] - start_ms) / 1000
+python3 scripts/lib/panes.py "$URI" "$TABLE" "$START_MS" "$TRIGGER" | tee "$CACHE/panes.txt"
+python3 - "$CACHE/panes.txt" "$DURATION" "$INTERVAL" <<'PY'
+import json, sys
+res = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
 units = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
 def secs(d):
     for u in ("ns", "us", "µs", "ms", "s", "m", "h"):
         if d.endswith(u) and d[:-len(u)].replace(".", "").isdigit():
             return float(d[:-len(u)]) * units[u]
     raise SystemExit(f"cannot parse duration {d}")
-due = round(secs(duration) / secs(interval))
-lat_sorted = sorted(lat)
-pct = lambda q: lat_sorted[min(len(lat_sorted) - 1, int(q * len(lat_sorted)))]
-print(f"\ncommits: {len(panes)}, rows committed: {rows:,} (due: {due:,}{'' if rows == due else ' MISMATCH'})")
-print(f"sustained: {rows/span:,.0f} rows/s over {span:.1f} s (pipeline start to last commit)")
-steady = [p for p in panes[1:-1]]
-if steady:
-    srows = sum(p["rows"] for p in steady)
-    sspan = (steady[-1]["end"] - panes[0]["end"]) / 1000
-    print(f"steady state (panes 1..{len(panes)-2}): {srows/sspan:,.0f} rows/s")
-print(f"commit latency after window end (ms): min {lat_sorted[0]}, median {pct(0.5)}, max {lat_sorted[-1]}; "
-      f"{sum(1 for l in lat if l <= 2000)}/{len(lat)} within 2 s")
+due = round(secs(sys.argv[2]) / secs(sys.argv[3]))
+print(f"rows committed: {res['rows']:,} (due: {due:,}{'' if res['rows'] == due else ' MISMATCH'})")
 PY
 
 if [ "$RUNNER" = flink ]; then

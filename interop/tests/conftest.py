@@ -128,7 +128,9 @@ def spark_dump(spark_table, go_table, replaced, clicks_tables, evolved_table, sp
   for name in clicks_tables:
     names += [name, name + ".snapshots"]
   names += [evolved_table, spark_compacted, spark_events]
-  names += [n for name in cdc_tables for n in (name, name + ".delete_files")]
+  # every delete file the tables ever had: the sink's compaction may have
+  # rewritten the DVs of the current snapshot away
+  names += [n for name in cdc_tables for n in (name, name + ".all_delete_files")]
   out = os.path.join(WORK, "spark-dump")
   os.makedirs(out, exist_ok=True)
   run("spark-dump_tables", [f"{ROOT}/interop/spark/submit.sh", URI,

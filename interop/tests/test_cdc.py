@@ -5,7 +5,9 @@ table it leaves. pipelines/cdc applies the log (replayed as a stream, one
 row-level commit a second) into a format v3 table (deletes as deletion
 vectors) and a v2 table (equality deletes). Spark 3.5 with Iceberg 1.10 and
 iceberg-go (interop/goscan) must each read both tables as exactly that
-state, and the v3 table must hold deletion vectors and no equality deletes.
+state, and every delete file the v3 table ever had (Spark's all_delete_files:
+the sink compacts away files whose rows are mostly deleted) must be a deletion
+vector, never an equality delete.
 """
 
 import os
@@ -45,7 +47,7 @@ def test_iceberg_go_reads_the_logs_final_state(cdc_tables):
 
 def test_v3_holds_deletion_vectors_only(spark_dump, cdc_tables):
   for name, version in cdc_tables.items():
-    _, files = read_jsonl(os.path.join(spark_dump, name + ".delete_files.jsonl"))
+    _, files = read_jsonl(os.path.join(spark_dump, name + ".all_delete_files.jsonl"))
     formats = {f["file_format"] for f in files}
     contents = {f["content"] for f in files}
     if version == "3":

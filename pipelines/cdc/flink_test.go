@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/transforms/cdc"
 )
 
 // TestFlinkExactlyOnce applies the generated change stream on Beam's
@@ -23,37 +25,55 @@ func TestFlinkExactlyOnce(t *testing.T) {
 		duration = 60 * time.Second
 		keys     = 300
 	)
-	bin := pipelineBin.Path(t)
-	want := generatedState(int64(duration/interval), keys)
+	want := generatedState(int64(duration/interval), keys, cdc.Generated)
 	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CrashBeforeCommit(), faulttest.CatalogDown(15 * time.Second)} {
 		t.Run(fault.Name, func(t *testing.T) {
-			js := jobservertest.Start(t, "flink")
-			c := faulttest.NewCatalog(t, fault)
-			const credentialEnv = "ICEBEAM_TEST_CREDENTIAL"
-			env := credentialEnv + "=" + c.Tokens.Credential()
-			c.Pool = jobservertest.StartWorkerPool(t, bin, env)
-			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, bin,
-				"--runner=flink", "--endpoint="+js.Endpoint,
-				"--environment_type=EXTERNAL", "--environment_config="+c.Pool.Addr,
-				"--catalog_uri="+c.URL, "--auth=oauth2", "--credential=env:"+credentialEnv,
-				"--interval="+interval.String(), "--duration="+duration.String(), "--keys=300",
-				"--triggering_frequency_seconds=5")
-			cmd.Env = append(cmd.Environ(), env)
-			start := time.Now()
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("cdc on Flink: %v\n%s\njob server log:\n%s", err, launchtest.Tail(string(out)), js.LogTail(60))
-			}
-			t.Logf("cdc on Flink (%s): %v, %d completed checkpoints, %d job restarts\n%s", fault.Name, time.Since(start).Round(time.Second),
-				js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(string(out)))
-			got, _, deletes := readRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
-			if !slices.Equal(got, want) {
-				t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
-			}
-			t.Logf("delete files %v", deletes)
-			c.Check(t)
+			runOnFlink(t, fault, want, "--interval="+interval.String(), "--duration="+duration.String(), fmt.Sprintf("--keys=%d", keys))
 		})
 	}
+}
+
+// TestFlinkDebeziumInput replays a Debezium change log written here
+// through --input on Flink, at 200 events a second for a minute, through a
+// worker crash after a commit and the catalog down for 15 s: the table
+// ends as the log's final state.
+func TestFlinkDebeziumInput(t *testing.T) {
+	in, want := debeziumLog(t, 12000, 300)
+	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CatalogDown(15 * time.Second)} {
+		t.Run(fault.Name, func(t *testing.T) {
+			runOnFlink(t, fault, want, "--input="+in, "--rate=200")
+		})
+	}
+}
+
+// runOnFlink runs the cdc job on Flink against a catalog with fault, and
+// checks that the table ends holding want and the job exits 0.
+func runOnFlink(t *testing.T, fault faulttest.Fault, want []row, args ...string) {
+	bin := pipelineBin.Path(t)
+	js := jobservertest.Start(t, "flink")
+	c := faulttest.NewCatalog(t, fault)
+	const credentialEnv = "ICEBEAM_TEST_CREDENTIAL"
+	env := credentialEnv + "=" + c.Tokens.Credential()
+	c.Pool = jobservertest.StartWorkerPool(t, bin, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, append([]string{
+		"--runner=flink", "--endpoint=" + js.Endpoint,
+		"--environment_type=EXTERNAL", "--environment_config=" + c.Pool.Addr,
+		"--catalog_uri=" + c.URL, "--auth=oauth2", "--credential=env:" + credentialEnv,
+		"--triggering_frequency_seconds=5"}, args...)...)
+	cmd.Env = append(cmd.Environ(), env)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("cdc on Flink: %v\n%s\njob server log:\n%s", err, launchtest.Tail(string(out)), js.LogTail(60))
+	}
+	t.Logf("cdc on Flink (%s): %v, %d completed checkpoints, %d job restarts\n%s", fault.Name, time.Since(start).Round(time.Second),
+		js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(string(out)))
+	got, _, deletes := readRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
+	if !slices.Equal(got, want) {
+		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
+	}
+	t.Logf("delete files %v", deletes)
+	c.Check(t)
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/cdc"
 	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/maintenance"
 )
 
 var (
@@ -44,6 +45,7 @@ var (
 	rate          = flag.Float64("rate", 0, "with --input: events per second to replay at; 0 as fast as it goes")
 	interval      = flag.Duration("interval", 5*time.Second, "generated stream: time between changes")
 	keys          = flag.Int64("keys", 1000, "generated stream: number of accounts")
+	changes       = flag.String("changes", "cycle", "generated stream: cycle (every key inserted, updated 5 times, deleted, in turn) or mixed (every key inserted, then 60% updates, 25% inserts, 15% deletes of random keys)")
 
 	catalogFlags catalog.Config
 
@@ -91,14 +93,14 @@ func main() {
 	}
 
 	p, s := beam.NewPipelineWithRoot()
-	var changes beam.PCollection
+	var log beam.PCollection
 	if *input != "" {
-		changes = cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
+		log = cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
 	} else {
-		changes = cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration})
+		log = cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration, Mixed: *changes == "mixed"})
 	}
 	writeCfg.Catalog = cfg
-	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, changes)
+	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, log)
 
 	start := time.Now()
 	if err := beamx.Run(ctx, p); err != nil {
@@ -129,6 +131,8 @@ func checkFlags() error {
 		return fmt.Errorf("--rate=%v: want 0 (as fast as it goes) or a positive rate", *rate)
 	case *input == "" && *interval <= 0:
 		return fmt.Errorf("--interval=%v: want a positive duration", *interval)
+	case *input == "" && *changes != "cycle" && *changes != "mixed":
+		return fmt.Errorf("--changes=%s: want cycle or mixed", *changes)
 	case *input == "" && *keys < 1:
 		return fmt.Errorf("--keys=%d: want at least 1", *keys)
 	case *duration < 0:
@@ -144,9 +148,11 @@ func checkFlags() error {
 // and the rows the table holds now.
 type summary struct {
 	commits                                  int
+	changes                                  int64
 	upserted, updated, deleted               int64
 	dataFiles, deletionVectors, equalityDels int64
 	live                                     int64
+	compactions, compactedFiles              int64
 }
 
 func summarize(ctx context.Context, cfg catalog.Config, name, writer string) (summary, error) {
@@ -164,11 +170,21 @@ func summarize(ctx context.Context, cfg catalog.Config, name, writer string) (su
 		return sum, err
 	}
 	for _, snap := range tbl.Metadata().Snapshots() {
-		if snap.Summary == nil || !strings.HasPrefix(snap.Summary.Properties[icebergio.CommitIDKey], writer+"/") {
+		if snap.Summary == nil {
 			continue
 		}
 		num := func(k string) int64 { n, _ := strconv.ParseInt(snap.Summary.Properties[k], 10, 64); return n }
+		if run := snap.Summary.Properties[maintenance.RunIDKey]; strings.HasPrefix(run, writer+"/") {
+			// The sink's compaction after a pane (icebergio.Config.MaxDeletedShare).
+			sum.compactions++
+			sum.compactedFiles += num("deleted-data-files")
+			continue
+		}
+		if !strings.HasPrefix(snap.Summary.Properties[icebergio.CommitIDKey], writer+"/") {
+			continue
+		}
 		sum.commits++
+		sum.changes += num(icebergio.ChangeRowsKey)
 		sum.upserted += num(icebergio.UpsertedRowsKey)
 		sum.updated += num(icebergio.UpdatedRowsKey)
 		sum.deleted += num(icebergio.DeletedRowsKey)
@@ -189,7 +205,7 @@ func summarize(ctx context.Context, cfg catalog.Config, name, writer string) (su
 // printSummary says what the job applied, what it wrote, and how to look.
 func printSummary(w io.Writer, cfg catalog.Config, name string, sum summary, took time.Duration) {
 	where := launch.Where(cfg, catalogFlags)
-	fmt.Fprintf(w, "Applied changes to %s in %d commits in %s (%s):\n", name, sum.commits, took.Round(time.Second), where)
+	fmt.Fprintf(w, "Applied %d changes to %s in %d commits in %s (%s):\n", sum.changes, name, sum.commits, took.Round(time.Second), where)
 	if *formatVersion == 3 {
 		fmt.Fprintf(w, "  inserted %d, updated %d, deleted %d rows\n", sum.upserted-sum.updated, sum.updated, sum.deleted)
 	} else {
@@ -197,6 +213,9 @@ func printSummary(w io.Writer, cfg catalog.Config, name string, sum summary, too
 	}
 	fmt.Fprintf(w, "  wrote %d data files, %d deletion vectors, %d equality delete files\n",
 		sum.dataFiles, sum.deletionVectors, sum.equalityDels)
+	if sum.compactions > 0 {
+		fmt.Fprintf(w, "  compacted %d times as it went, rewriting %d data files whose rows were mostly deleted\n", sum.compactions, sum.compactedFiles)
+	}
 	fmt.Fprintf(w, "  the table holds %d rows\n", sum.live)
 	fmt.Fprintf(w, "Look at it: %s\n", launch.LookCommand("scan", name, catalogFlags))
 }

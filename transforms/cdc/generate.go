@@ -46,6 +46,53 @@ func Generated(i, keys int64) Change {
 	return c
 }
 
+// Mixed is change i (i >= 0) of the benchmark's change stream over keys
+// (> 0) accounts, a pure function of i: the first keys changes insert every
+// account once (ID = i), and every later change picks a key and an
+// operation from h = mix64(i - keys + 1) (SplitMix64's finalizer):
+//
+//   - ID = h % keys;
+//   - Op, from (h >> 40) % 20: below 12 "u", below 17 "c", else "d":
+//     60% updates, 25% inserts, 15% deletes, of keys drawn at random, so
+//     an insert may find its key live (it then replaces the row, as an
+//     upsert) and a delete may find it gone (it then changes nothing);
+//   - LSN = i + 1;
+//   - Owner = fmt.Sprintf("owner-%d", (h >> 20) % 50);
+//   - BalanceCents = (h >> 24) % 1000000;
+//   - UpdatedAt = 2026-01-01T00:00:00Z in microseconds + i*1000;
+//   - a delete keeps Op, LSN and ID and has every other field zero.
+//
+// During the load, h = mix64(i + 1), for Owner and BalanceCents.
+func Mixed(i, keys int64) Change {
+	if i < keys {
+		h := mix64(uint64(i) + 1)
+		return Change{Op: "c", LSN: i + 1, ID: i, Owner: owners[(h>>20)%50], BalanceCents: int64((h >> 24) % 1000000), UpdatedAt: generatedBase + i*1000}
+	}
+	h := mix64(uint64(i-keys) + 1)
+	c := Change{Op: "d", LSN: i + 1, ID: int64(h % uint64(keys))}
+	switch op := (h >> 40) % 20; {
+	case op < 12:
+		c.Op = "u"
+	case op < 17:
+		c.Op = "c"
+	default:
+		return c
+	}
+	c.Owner = owners[(h>>20)%50]
+	c.BalanceCents = int64((h >> 24) % 1000000)
+	c.UpdatedAt = generatedBase + i*1000
+	return c
+}
+
+// mix64 is SplitMix64's finalizer: a bijection of uint64 whose output bits
+// all depend on every input bit.
+func mix64(z uint64) uint64 {
+	z *= 0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
 var owners = func() (o [50]string) {
 	for i := range o {
 		o[i] = fmt.Sprintf("owner-%d", i)
@@ -76,6 +123,10 @@ type GenerateConfig struct {
 	// portable Flink runner they must not end often: see
 	// clicks.Config.BundleLength.
 	BundleLength time.Duration
+	// Mixed generates Mixed(i, Keys) instead of Generated(i, Keys): the
+	// benchmark's stream of random keys, 60% updates, 25% inserts and 15%
+	// deletes after a load of every key.
+	Mixed bool
 }
 
 // Generate returns the unbounded PCollection<Change> of Generated(i, Keys)
@@ -93,7 +144,7 @@ func Generate(s beam.Scope, cfg GenerateConfig) beam.PCollection {
 		cfg.Interval = 5 * time.Second
 	}
 	s, sp, bundle := blocks.Paced(s, "cdc", cfg.Start, cfg.Interval, cfg.Duration, cfg.BundleLength)
-	return beam.ParDo(s, &generateFn{Keys: cfg.Keys, BundleNanos: int64(bundle)}, beam.Create(s, sp))
+	return beam.ParDo(s, &generateFn{Keys: cfg.Keys, BundleNanos: int64(bundle), Mixed: cfg.Mixed}, beam.Create(s, sp))
 }
 
 // generateFn emits the changes of a span as they fall due. It is
@@ -103,12 +154,17 @@ type generateFn struct {
 	blocks.Restrictions[blocks.Interval]
 	Keys        int64
 	BundleNanos int64
+	Mixed       bool
 }
 
 func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
+	change := Generated
+	if f.Mixed {
+		change = Mixed
+	}
 	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
-			emit(mtime.FromTime(sp.DueAt(i)), Generated(i, f.Keys))
+			emit(mtime.FromTime(sp.DueAt(i)), change(i, f.Keys))
 		}
 		return nil
 	})

@@ -140,3 +140,45 @@ func checkGenerated(t *testing.T, got []stamped, n, keys int64, start time.Time,
 		}
 	}
 }
+
+// Mixed's keys and operations come from SplitMix64, whose first outputs
+// from seed 0 are published: 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4.
+// The fields below are those numbers taken apart by hand (in Python).
+func TestMixedByHand(t *testing.T) {
+	cases := []struct {
+		i, keys int64
+		want    Change
+	}{
+		// the load: key i, h = 0xe220a8397b1dcdaf, then 0x6e789e6aa1b965f4
+		{0, 1000, Change{Op: "c", LSN: 1, ID: 0, Owner: "owner-37", BalanceCents: 504571, UpdatedAt: base}},
+		{1, 1000, Change{Op: "c", LSN: 2, ID: 1, Owner: "owner-1", BalanceCents: 50465, UpdatedAt: base + 1000}},
+		// h = 0xe220a8397b1dcdaf: h%1000 = 535, (h>>40)%20 = 16: an insert
+		{1000, 1000, Change{Op: "c", LSN: 1001, ID: 535, Owner: "owner-37", BalanceCents: 504571, UpdatedAt: base + 1000000}},
+		// h = 0x6e789e6aa1b965f4: h%1000 = 700, (h>>40)%20 = 18: a delete
+		{1001, 1000, Change{Op: "d", LSN: 1002, ID: 700}},
+	}
+	for _, c := range cases {
+		if got := Mixed(c.i, c.keys); got != c.want {
+			t.Errorf("Mixed(%d, %d) = %+v, want %+v", c.i, c.keys, got, c.want)
+		}
+	}
+}
+
+func TestMixedShares(t *testing.T) {
+	const keys, n = 1000, 200000
+	ops := map[string]int{}
+	ids := map[int64]bool{}
+	for i := int64(keys); i < keys+n; i++ {
+		c := Mixed(i, keys)
+		ops[c.Op]++
+		ids[c.ID] = true
+	}
+	for op, want := range map[string]float64{"u": 0.60, "c": 0.25, "d": 0.15} {
+		if got := float64(ops[op]) / n; got < want-0.01 || got > want+0.01 {
+			t.Errorf("%s: %.3f of the changes, want %.2f", op, got, want)
+		}
+	}
+	if len(ids) != keys {
+		t.Errorf("the changes touch %d keys, want all %d", len(ids), keys)
+	}
+}

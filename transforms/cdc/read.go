@@ -22,6 +22,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs:// patterns
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local patterns
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/icebeam/icebeam/internal/portable"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -49,7 +50,9 @@ type ReadConfig struct {
 // With a Rate, each change is timestamped when it fell due; without, when
 // it was read. The files are read as they are emitted, not loaded, and
 // once more beforehand to count their lines: lines added later are not
-// replayed, and a file that loses lines fails the replay.
+// replayed, and a file that loses lines fails the replay. They are also
+// counted when the pipeline is built, so that runners that must know when
+// a stream ends (Flink with checkpointing) learn it: see replayEnd.
 func ReadDebezium(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	s = s.Scope("cdc.ReadDebezium")
 	if cfg.Pattern == "" {
@@ -59,8 +62,51 @@ func ReadDebezium(s beam.Scope, cfg ReadConfig) beam.PCollection {
 		panic(fmt.Sprintf("cdc: ReadDebezium: Rate %v, want a finite number >= 0", cfg.Rate))
 	}
 	filesystem.ValidateScheme(cfg.Pattern)
+	if end, ok := replayEnd(cfg, time.Now()); ok {
+		s = portable.StreamEndsAt(s, end)
+	}
 	replays := beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
 	return beam.ParDo(s, &readFn{BundleNanos: int64(blocks.BundleLength())}, replays)
+}
+
+// Where the replay's end must be known before the job starts (Flink with
+// checkpointing keeps sources alive until it has passed: see
+// portable.StreamEndsAt), the files are counted when the pipeline is built:
+// the last line falls due lines/Rate after the replay starts, which is
+// after the job has started, so endMargin is added for the start-up. With
+// Rate 0 the replay is assumed to read at least minReplayRate lines a
+// second.
+const (
+	endMargin     = 20 * time.Second
+	minReplayRate = 50000
+)
+
+// replayEnd is when a replay of cfg built at now has emitted every line, if
+// the files can be counted now.
+func replayEnd(cfg ReadConfig, now time.Time) (time.Time, bool) {
+	ctx := context.Background()
+	fsys, err := filesystem.New(ctx, cfg.Pattern)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer fsys.Close()
+	files, err := expand(ctx, fsys, cfg.Pattern)
+	if err != nil {
+		return time.Time{}, false
+	}
+	var lines int64
+	for _, name := range files {
+		n, err := countLines(ctx, fsys, name)
+		if err != nil {
+			return time.Time{}, false
+		}
+		lines += n
+	}
+	rate := cfg.Rate
+	if rate == 0 {
+		rate = minReplayRate
+	}
+	return now.Add(endMargin + time.Duration(float64(lines)/rate*float64(time.Second))), true
 }
 
 // replay is the reader's one input element: the files and their line

@@ -93,12 +93,14 @@ var (
 	// Row-level commits: the changes that took effect (see
 	// UpsertedRowsKey), those older than the table's row, and the delete
 	// files written.
-	upsertedCounter = beam.NewCounter("icebergio", "upserted_rows")
-	updatedCounter  = beam.NewCounter("icebergio", "updated_rows")
-	deletedCounter  = beam.NewCounter("icebergio", "deleted_rows")
-	staleCounter    = beam.NewCounter("icebergio", "stale_changes")
-	dvCounter       = beam.NewCounter("icebergio", "deletion_vectors")
-	eqDeleteCounter = beam.NewCounter("icebergio", "equality_delete_files")
+	upsertedCounter    = beam.NewCounter("icebergio", "upserted_rows")
+	updatedCounter     = beam.NewCounter("icebergio", "updated_rows")
+	deletedCounter     = beam.NewCounter("icebergio", "deleted_rows")
+	staleCounter       = beam.NewCounter("icebergio", "stale_changes")
+	dvCounter          = beam.NewCounter("icebergio", "deletion_vectors")
+	eqDeleteCounter    = beam.NewCounter("icebergio", "equality_delete_files")
+	compactionsCounter = beam.NewCounter("icebergio", "compactions")
+	compactedCounter   = beam.NewCounter("icebergio", "compacted_files")
 )
 
 // retryFor is how long one pane's commit retries failures that may pass

@@ -21,6 +21,7 @@ package icebergio
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"regexp"
@@ -121,6 +122,15 @@ type Config struct {
 	// say nothing of the row they delete, a later pane always wins).
 	// Required by Changes; optional for Upsert.
 	Order string
+	// MaxDeletedShare bounds, on format v3 tables of Upsert and Changes,
+	// the share of the rows in the table's data files that deletion
+	// vectors mark deleted, which readers read and skip: after a pane's
+	// commit leaves more, the committer rewrites the data files with the
+	// most deleted rows (their live rows only) in a replace snapshot of its
+	// own until at most half the share is left, so reads stay within
+	// 1/(1-share) of a compacted table's. Default 1/3 (within 1.5x);
+	// negative never compacts. See docs/sink.md.
+	MaxDeletedShare float64
 	// SchemaEvolution says which existing tables an appending sink may
 	// change to fit the rows (see SchemaEvolution); default
 	// EvolveCreatedTables. CreateOrReplace always makes the row schema the
@@ -138,6 +148,7 @@ type Expiry struct {
 const (
 	defaultTriggeringFrequency = 20 * time.Second
 	defaultTargetFileSize      = 128 << 20
+	defaultMaxDeletedShare     = 1.0 / 3
 	// maxBatchRows bounds the rows buffered per destination in a bundle
 	// before they are encoded as one Parquet row group.
 	maxBatchRows = 1 << 16
@@ -155,6 +166,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TargetFileSize <= 0 {
 		c.TargetFileSize = defaultTargetFileSize
+	}
+	if c.MaxDeletedShare == 0 {
+		c.MaxDeletedShare = defaultMaxDeletedShare
 	}
 	if c.WriterID == "" {
 		c.WriterID = uuid.NewString()
@@ -203,6 +217,9 @@ func (c Config) check(rows *rowSchema) error {
 	case EvolveCreatedTables, EvolveAlways, EvolveNever:
 	default:
 		return fmt.Errorf("icebergio: table %s: schema evolution %q (want %q, %q or empty)", c.Table, c.SchemaEvolution, EvolveAlways, EvolveNever)
+	}
+	if c.MaxDeletedShare >= 1 || math.IsNaN(c.MaxDeletedShare) {
+		return fmt.Errorf("icebergio: table %s: MaxDeletedShare %v (want below 1; negative never compacts)", c.Table, c.MaxDeletedShare)
 	}
 	if c.Expire.RetainLast < 0 || c.Expire.OlderThan < 0 {
 		return fmt.Errorf("icebergio: table %s: negative snapshot expiry settings", c.Table)

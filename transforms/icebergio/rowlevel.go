@@ -474,7 +474,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		if err := w.writeRows(ctx, tbl, plan); err != nil {
 			return err
 		}
-		rd := tx.NewRowDelta(withPaneProps(props, commitID, plan, v3))
+		rd := tx.NewRowDelta(withPaneProps(props, commitID, p.rows, plan, v3))
 		rd.AddRows(w.data...)
 		if v3 {
 			if err := w.writeDVs(ctx, tbl, idx, plan); err != nil {
@@ -534,6 +534,8 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
 			log.Warnf(ctx, "icebergio: table %s: the key index will be rebuilt: %v", dest, err)
 			idx.invalidate()
+		} else {
+			s.compact(ctx, dest, ident, done.Table, idx, keys, commitID)
 		}
 	}
 	commitsCounter.Inc(ctx, 1)
@@ -551,20 +553,22 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	return res, nil
 }
 
-// Snapshot summary entries of row-level commits: the pane's changes that
-// took effect. UpsertedRowsKey counts rows written; on a v3 table
+// Snapshot summary entries of row-level commits. ChangeRowsKey counts the
+// rows the pane received, before they collapse to one change per key; the
+// others count the changes that took effect. UpsertedRowsKey counts rows written; on a v3 table
 // UpdatedRowsKey counts those that replaced a live row, and DeletedRowsKey
 // live rows that a delete removed. On a v2 table, whose equality deletes
 // do not tell whether a key had a row, DeletedRowsKey counts the keys
 // deleted.
 const (
+	ChangeRowsKey   = "icebeam.change-rows"
 	UpsertedRowsKey = "icebeam.upserted-rows"
 	UpdatedRowsKey  = "icebeam.updated-rows"
 	DeletedRowsKey  = "icebeam.deleted-rows"
 )
 
-func withPaneProps(props iceberg.Properties, commitID string, plan *rowPlan, v3 bool) iceberg.Properties {
-	out := iceberg.Properties{CommitIDKey: commitID, UpsertedRowsKey: strconv.FormatInt(plan.upserted, 10),
+func withPaneProps(props iceberg.Properties, commitID string, received int64, plan *rowPlan, v3 bool) iceberg.Properties {
+	out := iceberg.Properties{CommitIDKey: commitID, ChangeRowsKey: strconv.FormatInt(received, 10), UpsertedRowsKey: strconv.FormatInt(plan.upserted, 10),
 		DeletedRowsKey: strconv.FormatInt(plan.deleted, 10)}
 	if v3 {
 		out[UpdatedRowsKey] = strconv.FormatInt(plan.updated, 10)
@@ -892,6 +896,8 @@ type rowLoc struct {
 type fileInfo struct {
 	file iceberg.DataFile
 	dv   iceberg.DataFile // its deletion vector; nil when it has none
+	live int64            // its rows the index holds live
+	gone bool             // rewritten away: no longer in the table
 }
 
 // keyIndex is dest's index, shared by the sink's commits.
@@ -1042,6 +1048,7 @@ func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, fi int32, keys [
 				return fmt.Errorf("key %x is live twice: in %s row %d and %s row %d", kb, idx.files[prev.file].file.FilePath(), prev.pos, path, p)
 			}
 			idx.live[string(kb)] = rowLoc{file: fi, pos: p, order: orderOf(r)}
+			idx.files[fi].live++
 		}
 		pos += rec.NumRows()
 	}
@@ -1060,6 +1067,7 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 	for win, k := range p.keysOf {
 		if loc, ok := idx.live[k]; ok && (w.s.cfg.Order == "" || loc.order <= win.order) {
 			delete(idx.live, k)
+			idx.files[loc.file].live--
 		}
 	}
 	for _, d := range w.dvs {

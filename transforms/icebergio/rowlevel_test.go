@@ -115,7 +115,8 @@ func TestChangesMatchTheModel(t *testing.T) {
 		t.Run("v"+version, func(t *testing.T) {
 			ctx := context.Background()
 			dest := "cdc.accounts_v" + version
-			cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes,
+			// No compaction: the deletion vectors stay to be checked.
+			cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, MaxDeletedShare: -1,
 				Key: []string{"id"}, Op: "op", Order: "lsn", Properties: map[string]string{table.PropertyFormatVersion: version}}
 			s := newTestSink[change](t, cfg)
 			panes := changeLog(7, 1200, 40, 100)
@@ -169,7 +170,72 @@ func TestReplayedChangesAreSkipped(t *testing.T) {
 	}
 	tbl := loadTable(t, s.cat, dest)
 	require.Equal(t, model(slices.Concat(panes...)), readAccounts(t, tbl))
-	require.Len(t, tbl.Metadata().Snapshots(), len(panes))
+	var paneSnaps int
+	for _, snap := range tbl.Metadata().Snapshots() {
+		if snap.Summary.Properties[CommitIDKey] != "" {
+			paneSnaps++
+		}
+	}
+	require.Equal(t, len(panes), paneSnaps, "one snapshot per pane")
+}
+
+// storedRows is how many rows tbl's data files hold, deleted or not.
+func storedRows(t *testing.T, tbl *table.Table) int64 {
+	t.Helper()
+	tasks, err := tbl.Scan().PlanFiles(context.Background())
+	require.NoError(t, err)
+	var n int64
+	for _, task := range tasks {
+		n += task.File.Count()
+	}
+	return n
+}
+
+// Panes that change most keys leave most rows of older files deleted; the
+// sink compacts so that at most MaxDeletedShare (default 1/3) of the
+// stored rows are deleted after any pane, and the table stays the model's.
+// Without compaction the share goes far above it.
+func TestCompactionBoundsDeletedRows(t *testing.T) {
+	panes := changeLog(13, 1600, 40, 100)
+	for _, share := range []float64{0, -1} {
+		t.Run(fmt.Sprint("share ", share), func(t *testing.T) {
+			ctx := context.Background()
+			dest := "cdc.compacted"
+			cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn", MaxDeletedShare: share}
+			s := newTestSink[change](t, cfg)
+			var applied []change
+			worst := 0.0
+			for i, p := range panes {
+				if i == 9 {
+					// A new worker: its index is built from the compacted table.
+					s = newTestSink[change](t, cfg)
+				}
+				_, err := s.commitRows(ctx, dest, chunksOf(t, s, p, 30), nil)
+				require.NoError(t, err, "pane %d", i)
+				applied = append(applied, p...)
+				tbl := loadTable(t, s.cat, dest)
+				want := model(applied)
+				require.Equal(t, want, readAccounts(t, tbl), "after pane %d", i)
+				stored := storedRows(t, tbl)
+				worst = max(worst, float64(stored-int64(len(want)))/float64(stored))
+			}
+			tbl := loadTable(t, s.cat, dest)
+			var replaces int
+			for _, snap := range tbl.Metadata().Snapshots() {
+				if snap.Summary.Operation == table.OpReplace {
+					replaces++
+				}
+			}
+			t.Logf("MaxDeletedShare %v: %d snapshots, %d compactions, at worst %.2f of the stored rows deleted", share, len(tbl.Metadata().Snapshots()), replaces, worst)
+			if share == 0 {
+				require.LessOrEqual(t, worst, 1.0/3)
+				require.NotZero(t, replaces)
+			} else {
+				require.Greater(t, worst, 0.5, "without compaction, most stored rows end up deleted")
+				require.Zero(t, replaces)
+			}
+		})
+	}
 }
 
 // Upsert: rows without an operation; the later of two rows with one key

@@ -158,6 +158,27 @@ func planAt(ctx context.Context, tbl *table.Table, plan *RewritePlan, id int64) 
 	return plan, nil
 }
 
+// GroupTasks puts the tasks of files chosen for a rewrite into groups, one
+// per partition and partition spec (PlanRewrite bin-packs small files
+// instead).
+func GroupTasks(tbl *table.Table, tasks []table.FileScanTask) []Group {
+	meta := tbl.Metadata()
+	byKey := map[string]int{}
+	var groups []Group
+	for _, t := range tasks {
+		k := partitionKey(t.File)
+		i, ok := byKey[k]
+		if !ok {
+			i = len(groups)
+			byKey[k] = i
+			groups = append(groups, Group{Index: i, Partition: partitionLabel(meta, t.File), SpecID: int(t.File.SpecID())})
+		}
+		groups[i].Tasks = append(groups[i].Tasks, t)
+		groups[i].Bytes += t.File.FileSizeBytes()
+	}
+	return groups
+}
+
 // report is what a plan alone says: for a dry run, or nothing to do.
 func (p *RewritePlan) report() *RewriteReport {
 	r := &RewriteReport{Planned: true, Groups: len(p.Groups), SnapshotID: p.SnapshotID,
