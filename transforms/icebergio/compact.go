@@ -153,11 +153,7 @@ func (idx *keyIndex) applyRewrite(ctx context.Context, tbl *table.Table, snapsho
 		idx.files[fi].gone = true
 		delete(idx.byPath, idx.files[fi].file.FilePath())
 	}
-	for k, loc := range idx.live {
-		if idx.files[loc.file].gone {
-			delete(idx.live, k)
-		}
-	}
+	idx.live.deleteFunc(func(loc rowLoc) bool { return idx.files[loc.file].gone })
 	fs, err := tbl.FS(ctx)
 	if err != nil {
 		return err

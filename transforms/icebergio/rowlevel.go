@@ -13,11 +13,13 @@ package icebergio
 //     then kept up to date from what it commits; a snapshot it did not make
 //     rebuilds it. A data file that already has a DV gets a new one holding
 //     the old positions and the new, and the old one is removed in the same
-//     commit. Memory, on the one worker that commits the table: 117 bytes
-//     per live key of one long column (measured with 1M keys: the key's 8
-//     bytes, a string header, 24 bytes of location, the map's own), plus
-//     the length of longer keys; 1M keys take about 120 MB. Past what one
-//     worker holds, split the table's key space over tables (a template).
+//     commit. Memory, on the one worker that commits the table: about 100
+//     bytes per live key of up to 15 encoded bytes (one or two integer
+//     columns, short strings), stored inline (see keyMap), with 24 bytes
+//     of location and the map's own (BenchmarkCommitChanges, 1M keys of
+//     one long column, one run); longer keys cost their length and a
+//     string header more. 1M keys take about 100 MB. Past what one worker
+//     holds, split the table's key space over tables (a template).
 //   - format v2: with equality deletes on the key columns, one row per key
 //     the pane changes, as Flink's upsert sink writes them. Readers then
 //     join every data file older than a delete with it (Spark's and
@@ -25,6 +27,7 @@ package icebergio
 //     reads as deletes pile up until the table is compacted.
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -153,14 +156,16 @@ func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
 // paneRows is a pane's rows collapsed to one change per key.
 type paneRows struct {
 	batches []arrow.RecordBatch // the pane's rows as decoded, the Op column included
-	winners map[string]*winner  // by encoded key
+	cols    []*rowColumns       // the row-level columns of each batch
+	winners keyMap[int32]       // by encoded key: the index of the key's winner in wins
+	wins    []winner
 	ids     []chunkID
 	rows    int64 // rows received
 }
 
 // winner is the change that wins for a key in a pane.
 type winner struct {
-	batch, row int
+	batch, row int32
 	order      int64
 	op         rowOp
 	seq        seqNo
@@ -194,7 +199,7 @@ func (p *paneRows) release() {
 
 // collapse decodes chunks and keeps, for each key, the change that wins.
 func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], keys []string) (*paneRows, error) {
-	p := &paneRows{winners: map[string]*winner{}}
+	p := &paneRows{winners: newKeyMap[int32]()}
 	var kb []byte
 	for c, err := range chunks {
 		if err != nil {
@@ -208,13 +213,14 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 				p.release()
 				return nil, err
 			}
-			b := len(p.batches)
+			b := int32(len(p.batches))
 			p.batches = append(p.batches, rec)
 			cols, err := rowLevelColumns(rec, keys, s.cfg.Op, s.cfg.Order)
 			if err != nil {
 				p.release()
 				return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
 			}
+			p.cols = append(p.cols, cols)
 			for r := 0; r < int(rec.NumRows()); r++ {
 				p.rows++
 				op := opUpsert
@@ -233,13 +239,18 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 					p.release()
 					return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
 				}
-				w := &winner{batch: b, row: r, op: op, seq: seqNo{c.SentMS, c.ID, row}}
+				w := winner{batch: b, row: int32(r), op: op, seq: seqNo{c.SentMS, c.ID, row}}
 				if cols.order != nil {
 					w.order = cols.order(r)
 				}
 				row++
-				if cur, ok := p.winners[string(kb)]; !ok || w.order > cur.order || (w.order == cur.order && w.seq.after(cur.seq)) {
-					p.winners[string(kb)] = w
+				i, ok := p.winners.get(kb)
+				switch {
+				case !ok:
+					p.winners.put(kb, int32(len(p.wins)))
+					p.wins = append(p.wins, w)
+				case w.order > p.wins[i].order || (w.order == p.wins[i].order && w.seq.after(p.wins[i].seq)):
+					p.wins[i] = w
 				}
 			}
 		}
@@ -581,16 +592,15 @@ func withPaneProps(props iceberg.Properties, commitID string, received int64, pl
 
 // rowPlan is what a pane does to a table in one attempt.
 type rowPlan struct {
-	insert     []bool             // per batch row: written as a new row
-	insertN    int64              // rows to write
-	deletes    map[int][]int64    // v3: data file index -> positions of rows replaced or deleted
-	deleteKeys []*winner          // v2: keys to delete older rows of
-	upserted   int64              // winners written
-	updated    int64              // v3: of those, rows that replaced a live row
-	deleted    int64              // v3: live rows a delete removed; v2: keys deleted
-	stale      int64              // changes older than the table's row
-	batchStart []int              // offset of each batch's rows in insert
-	keysOf     map[*winner]string // the winners' keys
+	insert     []bool          // per batch row: written as a new row
+	insertN    int64           // rows to write
+	deletes    map[int][]int64 // v3: data file index -> positions of rows replaced or deleted
+	deleteKeys []*winner       // v2: keys to delete older rows of, in the order of their rows
+	upserted   int64           // winners written
+	updated    int64           // v3: of those, rows that replaced a live row
+	deleted    int64           // v3: live rows a delete removed; v2: keys deleted
+	stale      int64           // changes older than the table's row
+	batchStart []int           // offset of each batch's rows in insert
 }
 
 // rowWrite is the state of one pane's commit across its attempts.
@@ -611,23 +621,19 @@ type rowWrite struct {
 // plan decides, against idx (nil for v2), which rows to write and which to
 // delete.
 func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
-	p := &rowPlan{deletes: map[int][]int64{}, keysOf: map[*winner]string{}}
+	p := &rowPlan{deletes: map[int][]int64{}}
 	total := 0
 	for _, b := range w.pane.batches {
 		p.batchStart = append(p.batchStart, total)
 		total += int(b.NumRows())
 	}
 	p.insert = make([]bool, total)
-	keys := make([]string, 0, len(w.pane.winners))
-	for k := range w.pane.winners {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // a deterministic plan
-	for _, k := range keys {
-		win := w.pane.winners[k]
-		p.keysOf[win] = k
+	var kb []byte
+	for i := range w.pane.wins {
+		win := &w.pane.wins[i]
 		if idx != nil {
-			if loc, ok := idx.live[k]; ok {
+			kb = w.pane.key(kb[:0], win)
+			if loc, ok := idx.live.get(kb); ok {
 				if w.s.cfg.Order != "" && loc.order > win.order {
 					p.stale++
 					continue
@@ -646,12 +652,24 @@ func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
 			}
 		}
 		if win.op == opUpsert {
-			p.insert[p.batchStart[win.batch]+win.row] = true
+			p.insert[p.batchStart[win.batch]+int(win.row)] = true
 			p.insertN++
 			p.upserted++
 		}
 	}
+	// Deterministic files: v2's deletes in the order of their rows (the
+	// winners come in the order their keys were first seen).
+	slices.SortFunc(p.deleteKeys, func(a, b *winner) int {
+		return cmp.Or(cmp.Compare(a.batch, b.batch), cmp.Compare(a.row, b.row))
+	})
 	return p
+}
+
+// key appends the encoded key of win's row to dst; collapse checked that
+// it encodes.
+func (p *paneRows) key(dst []byte, win *winner) []byte {
+	dst, _ = p.cols[win.batch].appendKey(dst, int(win.row))
+	return dst
 }
 
 // fingerprint identifies the rows an insert set selects.
@@ -882,7 +900,7 @@ func (s *sink) tableWriteSchema(tbl *table.Table) (*iceberg.Schema, error) {
 type keyIndex struct {
 	mu       sync.Mutex
 	snapshot int64 // the snapshot the index reflects; -1: none yet
-	live     map[string]rowLoc
+	live     keyMap[rowLoc]
 	files    []fileInfo
 	byPath   map[string]int32
 }
@@ -928,7 +946,7 @@ func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, 
 		return nil
 	}
 	start := time.Now()
-	idx.live, idx.files, idx.byPath = map[string]rowLoc{}, nil, map[string]int32{}
+	idx.live, idx.files, idx.byPath = newKeyMap[rowLoc](), nil, map[string]int32{}
 	idx.snapshot = -1
 	if cur == 0 {
 		idx.snapshot = 0
@@ -973,7 +991,7 @@ func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, 
 	}
 	idx.snapshot = cur
 	log.Infof(ctx, "icebergio: table %s: key index of %d live rows in %d files built in %v",
-		strings.Join(tbl.Identifier(), "."), len(idx.live), len(idx.files), time.Since(start).Round(time.Millisecond))
+		strings.Join(tbl.Identifier(), "."), idx.live.len(), len(idx.files), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -1044,10 +1062,10 @@ func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, fi int32, keys [
 			if kb, err = appendKeyOf(kb[:0], keyCols, keys, r); err != nil {
 				return fmt.Errorf("data file %s, row %d: %w", path, p, err)
 			}
-			if prev, dup := idx.live[string(kb)]; dup {
+			if prev, dup := idx.live.get(kb); dup {
 				return fmt.Errorf("key %x is live twice: in %s row %d and %s row %d", kb, idx.files[prev.file].file.FilePath(), prev.pos, path, p)
 			}
-			idx.live[string(kb)] = rowLoc{file: fi, pos: p, order: orderOf(r)}
+			idx.live.put(kb, rowLoc{file: fi, pos: p, order: orderOf(r)})
 			idx.files[fi].live++
 		}
 		pos += rec.NumRows()
@@ -1064,9 +1082,12 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 		return fmt.Errorf("snapshot %d does not follow the indexed snapshot %d", snapshot, idx.snapshot)
 	}
 	idx.snapshot = -1
-	for win, k := range p.keysOf {
-		if loc, ok := idx.live[k]; ok && (w.s.cfg.Order == "" || loc.order <= win.order) {
-			delete(idx.live, k)
+	var kb []byte
+	for i := range w.pane.wins {
+		win := &w.pane.wins[i]
+		kb = w.pane.key(kb[:0], win)
+		if loc, ok := idx.live.get(kb); ok && (w.s.cfg.Order == "" || loc.order <= win.order) {
+			idx.live.del(kb)
 			idx.files[loc.file].live--
 		}
 	}
