@@ -101,6 +101,7 @@ var (
 	eqDeleteCounter    = beam.NewCounter("icebergio", "equality_delete_files")
 	compactionsCounter = beam.NewCounter("icebergio", "compactions")
 	compactedCounter   = beam.NewCounter("icebergio", "compacted_files")
+	rejectedCounter    = beam.NewCounter("icebergio", "rejected_rows")
 )
 
 // retryFor is how long one pane's commit retries failures that may pass

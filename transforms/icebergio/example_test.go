@@ -78,6 +78,24 @@ func ExampleWrite_changes() {
 	_ = p
 }
 
+// The same with a dead-letter output: rows whose Op the sink does not know
+// land, with the reason, in a table of their own instead of failing the
+// job.
+func ExampleWriteWithRejects() {
+	p, s := beam.NewPipelineWithRoot()
+	var changes beam.PCollection // PCollection<Account>
+	_, rejected := icebergio.WriteWithRejects(s, icebergio.Config{
+		Catalog: cat,
+		Table:   "cdc.accounts",
+		Mode:    icebergio.Changes,
+		Key:     []string{"id"},
+		Op:      "op",
+		Order:   "lsn",
+	}, changes)
+	icebergio.Write(s, icebergio.Config{Catalog: cat, Table: "cdc.accounts_rejected"}, rejected)
+	_ = p
+}
+
 // Reading a table (deletes applied, an evolved schema read as the current
 // one), only the rows a filter keeps.
 func ExampleRead() {

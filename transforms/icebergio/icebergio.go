@@ -322,6 +322,7 @@ type encodeFn struct {
 
 	rows *rowSchema
 	dest *destination
+	ops  *opChecker // Changes: the rows' operations, checked before anything is written
 	enc  *chunkEncoder
 	bufs map[string]*batchBuilder
 	out  [][]byte
@@ -336,6 +337,7 @@ func (f *encodeFn) Setup() error {
 	if f.dest, err = newDestination(f.Cfg.Table, f.rows); err != nil {
 		return err
 	}
+	f.ops = newOpChecker(f.rows, f.Cfg)
 	f.enc, err = newChunkEncoder(f.rows, f.Cfg)
 	f.next = rand.IntN(max(f.Cfg.Shards, 1))
 	return err
@@ -349,6 +351,11 @@ func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(str
 	v := any(row)
 	p := f.rows.rowPointer(&v)
 	d := f.dest.of(p)
+	if f.ops != nil {
+		if why := f.ops.check(p); why != "" {
+			return fmt.Errorf("icebergio: table %s: row %s: %s (WriteWithRejects sends such rows to a dead-letter output)", d, f.ops.rowJSON(p), why)
+		}
+	}
 	bb := f.bufs[d]
 	if bb == nil {
 		bb = f.rows.newBatchBuilder(memory.DefaultAllocator)

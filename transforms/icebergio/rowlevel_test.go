@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -14,6 +15,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/catalog"
 )
 
 // change is a row of a change stream: the operation, its position in the
@@ -381,4 +384,42 @@ func BenchmarkCommitChanges(b *testing.B) {
 	}
 	b.ReportMetric(float64(per)*float64(b.N)/b.Elapsed().Seconds(), "changes/s")
 	b.ReportMetric(perKey, "index-B/key")
+}
+
+// Rows with an operation the sink does not know: Write fails before
+// anything is committed, naming the row; WriteWithRejects sends them to its
+// dead-letter output and applies the others.
+func TestUnknownOperations(t *testing.T) {
+	changes := []change{
+		{Op: "c", LSN: 1, ID: 1, Owner: "a", Bal: 10},
+		{Op: "c", LSN: 2, ID: 2, Owner: "b", Bal: 20},
+		{Op: "merge", LSN: 3, ID: 1, Owner: "x", Bal: 99},
+		{Op: "u", LSN: 4, ID: 2, Owner: "b", Bal: 21},
+		{Op: "", LSN: 5, ID: 3, Owner: "y", Bal: 5},
+	}
+	cfg := Config{Catalog: launch(t), Table: "cdc.rejects", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn"}
+
+	p, s := beam.NewPipelineWithRoot()
+	Write(s, cfg, beam.CreateList(s, changes))
+	err := ptest.Run(p)
+	require.ErrorContains(t, err, `row {"op":"merge","lsn":3,"id":1,"owner":"x","balance_cents":99}: unknown operation "merge" in op`)
+	cat, err := catalog.Open(context.Background(), cfg.Catalog)
+	require.NoError(t, err)
+	ident, _ := parseIdent(cfg.Table)
+	if tbl, err := cat.LoadTable(context.Background(), ident); err == nil {
+		require.Nil(t, tbl.CurrentSnapshot(), "a failed write commits nothing")
+	}
+
+	p, s = beam.NewPipelineWithRoot()
+	_, rejected := WriteWithRejects(s, cfg, beam.CreateList(s, changes))
+	got := collectRows[RejectedRow](s, rejected)
+	require.NoError(t, ptest.Run(p))
+	rej := got()
+	slices.SortFunc(rej, func(a, b RejectedRow) int { return strings.Compare(a.Row, b.Row) })
+	require.Equal(t, []RejectedRow{
+		{Table: "cdc.rejects", Row: `{"op":"","lsn":5,"id":3,"owner":"y","balance_cents":5}`, Reason: `unknown operation "" in op (want c, r, u or d, or insert, update or delete)`},
+		{Table: "cdc.rejects", Row: `{"op":"merge","lsn":3,"id":1,"owner":"x","balance_cents":99}`, Reason: `unknown operation "merge" in op (want c, r, u or d, or insert, update or delete)`},
+	}, rej)
+	rows, _ := runRead[account](t, ReadConfig{Catalog: cfg.Catalog, Table: cfg.Table})
+	require.Equal(t, []account{{LSN: 1, ID: 1, Owner: "a", Bal: 10}, {LSN: 4, ID: 2, Owner: "b", Bal: 21}}, sortAccounts(rows))
 }
