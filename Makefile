@@ -12,13 +12,15 @@ PHASE := ./scripts/phase.sh
 # Central into .cache/, and Apache Iceberg's REST Compatibility Kit against
 # `icebeam serve`, which scripts/rck.sh assembles the same way), then the
 # interop suite against Spark and pyiceberg when Java and Python are present.
-# INTEROP=require and JOBSERVER=require make a missing Java, Maven or Python
-# an error, as in CI.
+# INTEROP=require, JOBSERVER=require and BROWSER=require make a missing Java,
+# Maven, Python or Chromium an error, as in CI (BROWSER=require installs
+# Debian's chromium first, for the web UI's headless browser test).
 test: lint gotest interop
 
 gotest:
+	@if [ "$(BROWSER)" = require ]; then $(PHASE) "headless Chromium for the web UI's test (Debian's package)" ./scripts/chromium.sh; fi
 	@$(PHASE) "Go tests (prism pipelines, catalogs, the Iceberg compatibility kit, the Flink and Spark lanes; the first run compiles for minutes)" \
-	  env JOBSERVER=$(JOBSERVER) $(GO) test -count=1 -timeout 80m ./...
+	  env JOBSERVER=$(JOBSERVER) BROWSER=$(BROWSER) $(GO) test -count=1 -timeout 80m ./...
 
 interop:
 	@if command -v java >/dev/null && command -v python3 >/dev/null; then $(PHASE) "interop suite (Spark, pyiceberg, Nessie)" ./interop/run.sh; \

@@ -84,6 +84,11 @@ type Options struct {
 	// are not from pages and are admitted. The server answers no CORS
 	// preflights, so pages of other origins still cannot send it JSON.
 	AllowedOrigins []string
+	// Site, when set, wraps the catalog's handler in Listen, so that the
+	// server also answers requests of its own (icebeam serve's web UI)
+	// and passes the others on; url is the server's base URL. Its requests
+	// pass the same guard and authentication as the catalog's.
+	Site func(catalog http.Handler, url string) (http.Handler, error)
 }
 
 // DBFile is the name of the SQLite database inside Options.Dir.
@@ -292,19 +297,27 @@ func Listen(addr string, opts Options) (*Server, error) {
 		h.Close()
 		return nil, fmt.Errorf("localcatalog: listening on %s: %w", addr, err)
 	}
+	scheme := "http"
+	if tlsConfig != nil {
+		scheme = "https"
+	}
+	url := scheme + "://" + ln.Addr().String()
 	var handler http.Handler = h
+	if opts.Site != nil {
+		if handler, err = opts.Site(h, url); err != nil {
+			ln.Close()
+			h.Close()
+			return nil, err
+		}
+	}
 	if auth != nil {
-		auth.next = h
+		auth.next = handler
 		handler = auth
 	}
 	// The guard comes first: the token endpoint is no more a web page's
 	// to call than the catalog is.
 	g.next = handler
 	handler = g
-	scheme := "http"
-	if tlsConfig != nil {
-		scheme = "https"
-	}
 	s := &Server{
 		h: h,
 		srv: &http.Server{
@@ -316,7 +329,7 @@ func Listen(addr string, opts Options) (*Server, error) {
 			IdleTimeout:       120 * time.Second,
 			MaxHeaderBytes:    64 << 10,
 		},
-		url:  scheme + "://" + ln.Addr().String(),
+		url:  url,
 		done: make(chan struct{}),
 	}
 	go func() {

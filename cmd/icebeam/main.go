@@ -3,6 +3,7 @@
 // local Iceberg REST catalog for pipelines and other engines to share,
 // describe, snapshots and scan read tables from any catalog the pipelines
 // can write to (local, REST with OAuth2 or a bearer token, BigLake, Nessie),
+// ui serves a read-only web page of any such catalog (serve serves it too),
 // and maintain runs pipelines/maintain's table maintenance in-process.
 package main
 
@@ -31,6 +32,7 @@ var commands = []command{
 	{name: "describe", summary: "print a table's schema, partition spec, properties, location and snapshot", run: runDescribe},
 	{name: "snapshots", summary: "list a table's snapshots with their commit summaries", run: runSnapshots},
 	{name: "scan", summary: "print a table's rows (at a ref or snapshot) as a table, CSV or JSON", run: runScan},
+	{name: "ui", summary: "serve a read-only web page of a catalog's tables, snapshots and rows (any REST catalog)", run: runUI},
 	{name: "maintain", summary: "compact small files, rewrite manifests, expire snapshots, remove orphan files (--dry_run first)", run: runMaintain},
 }
 

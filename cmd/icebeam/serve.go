@@ -37,6 +37,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"besides its own, e.g. a web UI behind a proxy; \"*\" allows any. Changes from other pages, and bodies\n"+
 		"that are not application/json, are refused: any page the user opens could send them")
 	verbose := fs.Bool("v", false, "log one line per request (never headers)")
+	withUI := fs.Bool("ui", true, "serve the read-only web UI at / beside the REST API, behind the same guard and authentication")
 	var token, client catalog.Secret
 	fs.Func("token", "static bearer token clients must send (Authorization: Bearer); give env:VAR or file:PATH,\n"+
 		"since a literal value shows in the process list", func(v string) error {
@@ -126,11 +127,17 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(serveMemoryLimit)
 	}
+	if *withUI {
+		opts.Site = uiSite(defaultPoll)
+	}
 	srv, err := localcatalog.Listen(*addr, opts)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "icebeam: serving the Iceberg REST catalog at %s\n", srv.URL())
+	if *withUI {
+		fmt.Fprintf(stdout, "icebeam: web UI at %s/\n", srv.URL())
+	}
 	fmt.Fprintf(stdout, "icebeam: authentication: %s\n", describeAuth(opts, clientID, srv.URL()))
 	fmt.Fprintf(stdout, "icebeam: warehouse %s\n", srv.Warehouse())
 	<-ctx.Done()
