@@ -79,7 +79,7 @@ func runUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		Open:         func(context.Context) (icecatalog.Catalog, error) { return cat, nil },
 		CatalogName:  resolved.Name,
 		CatalogURI:   resolved.URI,
-		CatalogFlags: uiCatalogFlags(cfg),
+		CatalogFlags: strings.Join(launch.CatalogFlags(cfg), " "),
 		Poll:         *poll,
 	}
 	h, err := localcatalog.Guard(webui.New(opts), host, localcatalog.Options{AllowedHosts: allowedHosts})
@@ -105,23 +105,6 @@ func runUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	return srv.Shutdown(sctx)
-}
-
-// uiCatalogFlags are the icebeam flags that reach the catalog cfg names,
-// for the page's "read it elsewhere" lines; never a secret.
-func uiCatalogFlags(cfg catalog.Config) string {
-	var f []string
-	if cfg.URI == "" {
-		f = append(f, "--local_dir="+cfg.LocalDir)
-	} else {
-		f = append(f, "--catalog_uri="+cfg.URI)
-	}
-	for _, kv := range [][2]string{{"catalog", cfg.Preset}, {"project", cfg.Project}, {"ref", cfg.Ref}, {"warehouse", cfg.Warehouse}} {
-		if kv[1] != "" {
-			f = append(f, "--"+kv[0]+"="+kv[1])
-		}
-	}
-	return strings.Join(f, " ")
 }
 
 // uiSite is the web UI beside the local catalog's REST API in icebeam

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/icebeam/icebeam/catalog"
@@ -59,14 +60,46 @@ func Where(cfg, flags catalog.Config) string {
 // scan, describe) in the catalog the flags name, as a job's summary prints
 // it.
 func LookCommand(verb, table string, flags catalog.Config) string {
-	look := "go run ./cmd/icebeam " + verb + " " + table
+	return strings.Join(append([]string{"go run ./cmd/icebeam", verb, table}, CatalogFlags(flags)...), " ")
+}
+
+// CatalogFlags are the icebeam flags that reach the catalog flags name
+// again, for commands printed for people to run: every setting the user
+// gave, secrets only as the env: or file: references they were given as
+// (a literal secret is left out, and the command then asks for it).
+func CatalogFlags(flags catalog.Config) []string {
+	var f []string
 	switch {
 	case flags.URI != "":
-		look += " --catalog_uri=" + flags.URI
+		f = append(f, "--catalog_uri="+flags.URI)
 	case flags.LocalDir != catalog.DefaultLocalDir:
-		look += " --local_dir=" + flags.LocalDir
+		f = append(f, "--local_dir="+flags.LocalDir)
 	}
-	return look
+	add := func(name, v string) {
+		if v != "" {
+			f = append(f, "--"+name+"="+v)
+		}
+	}
+	add("catalog", flags.Preset)
+	if flags.Name != catalog.DefaultName {
+		add("catalog_name", flags.Name)
+	}
+	add("project", flags.Project)
+	add("ref", flags.Ref)
+	if flags.URI != "" {
+		add("warehouse", flags.Warehouse)
+	}
+	add("auth", flags.Auth)
+	if flags.Credential.IsReference() {
+		add("credential", string(flags.Credential))
+	}
+	if flags.Token.IsReference() {
+		add("token", string(flags.Token))
+	}
+	add("oauth2_server_uri", flags.OAuth2ServerURI)
+	add("scope", flags.Scope)
+	add("gcs_endpoint", flags.GCSEndpoint)
+	return f
 }
 
 // OpenCatalog opens the existing catalog the flags name, for a process

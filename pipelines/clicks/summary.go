@@ -22,6 +22,10 @@ type tableCommits struct {
 	snapshots int
 	rows      int64
 	total     string // the table's rows now, from its current snapshot
+	// partial: the catalog served only part of the table's history (Nessie
+	// serves the current snapshot alone; expiry drops old ones), so the
+	// writer may have committed more than its snapshots here say.
+	partial bool
 }
 
 // committedBy finds what writer committed to the tables dest names (a
@@ -55,7 +59,11 @@ func committedBy(ctx context.Context, cfg catalog.Config, dest, writer string) (
 			return nil, fmt.Errorf("loading table %s: %w", name, err)
 		}
 		c := tableCommits{name: name}
-		for _, snap := range t.Metadata().Snapshots() {
+		meta := t.Metadata()
+		for _, snap := range meta.Snapshots() {
+			if snap.ParentSnapshotID != nil && meta.SnapshotByID(*snap.ParentSnapshotID) == nil {
+				c.partial = true
+			}
 			if snap.Summary == nil || !strings.HasPrefix(snap.Summary.Properties[icebergio.CommitIDKey], writer+"/") {
 				continue
 			}
@@ -77,18 +85,25 @@ func committedBy(ctx context.Context, cfg catalog.Config, dest, writer string) (
 func printSummary(w io.Writer, cfg catalog.Config, flags catalog.Config, commits []tableCommits, took time.Duration) {
 	var rows int64
 	var snaps int
+	atLeast := ""
 	for _, c := range commits {
 		rows += c.rows
 		snaps += c.snapshots
+		if c.partial {
+			atLeast = "at least "
+		}
 	}
 	where := launch.Where(cfg, flags)
 	if len(commits) == 0 {
 		fmt.Fprintf(w, "Committed nothing in %s (%s).\n", took.Round(time.Second), where)
 		return
 	}
-	fmt.Fprintf(w, "Committed %d rows in %d snapshots to %d table(s) in %s (%s):\n", rows, snaps, len(commits), took.Round(time.Second), where)
+	fmt.Fprintf(w, "Committed %s%d rows in %d snapshots to %d table(s) in %s (%s):\n", atLeast, rows, snaps, len(commits), took.Round(time.Second), where)
 	for _, c := range commits {
 		fmt.Fprintf(w, "  %s: %d rows in %d snapshots; the table now holds %s rows\n", c.name, c.rows, c.snapshots, c.total)
+	}
+	if atLeast != "" {
+		fmt.Fprintln(w, "  (counted from the snapshots the catalog still serves: it returns only part of the table's history)")
 	}
 	fmt.Fprintf(w, "Look at it: %s\n", launch.LookCommand("snapshots", commits[0].name, flags))
 }
