@@ -25,7 +25,7 @@ func runMaintain(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	opts.RegisterFlags(fs)
 	parallelism := fs.Int("parallelism", runtime.GOMAXPROCS(0), "--rewrite_data_files: groups rewritten at once")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: icebeam maintain --table=NS.TABLE [--rewrite_data_files] [--rewrite_manifests] [--expire_snapshots] [--remove_orphan_files] [--dry_run] [flags]")
+		fmt.Fprintln(stderr, "Usage: icebeam maintain --table=NS.TABLE [--rewrite_data_files] [--convert_equality_deletes] [--rewrite_manifests] [--expire_snapshots] [--remove_orphan_files] [--dry_run] [flags]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Runs the maintenance actions asked for on one table, in this process (pipelines/maintain runs the")
 		fmt.Fprintln(stderr, "compaction on Beam workers instead). Start with --dry_run: it reports what each action would do and")

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/apache/iceberg-go"
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -59,6 +61,50 @@ func TestMaintain(t *testing.T) {
 	}
 }
 
+// `icebeam maintain --convert_equality_deletes` on a v2 table with the
+// equality deletes of upserts: the dry run changes nothing, the real run
+// leaves position deletes only, and the rows stay the same.
+func TestMaintainConvertEqualityDeletes(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: dir})
+	require.NoError(t, err)
+	cat, err := catalog.Open(ctx, cfg)
+	require.NoError(t, err)
+	tbl := mt.CreateTable(t, cat, "db.upserts", true, iceberg.Properties{"format-version": "2"})
+	rows := mt.Rows(0, 30, []string{"a", "b", "c"}, false)
+	tbl = mt.Append(t, tbl, rows)
+	// ids 3 (part a) and 4 (part b) deleted: two equality delete files.
+	tbl = mt.EqDeletes(t, tbl, []string{"id", "part"}, []map[string]any{{"id": int64(3), "part": "a"}, {"id": int64(4), "part": "b"}})
+	want := slices.DeleteFunc(slices.Clone(rows), func(r mt.Row) bool { return r.ID == 3 || r.ID == 4 })
+	snapshot := tbl.CurrentSnapshot().SnapshotID
+	require.NoError(t, stop())
+
+	args := []string{"maintain", "--local_dir", dir, "--table=db.upserts", "--convert_equality_deletes"}
+	var out, errOut bytes.Buffer
+	require.NoError(t, run(ctx, append(args, "--dry_run"), &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "would convert 2 of 2 equality delete files applying to 2 data files into position delete files")
+
+	out.Reset()
+	require.NoError(t, run(ctx, args, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "convert_equality_deletes 2 of 2 equality delete files removed; 2 rows marked in 2 data files by 2 new position delete files")
+
+	cfg, stop, err = launch.Catalog(ctx, catalog.Config{LocalDir: dir})
+	require.NoError(t, err)
+	defer stop()
+	cat, err = catalog.Open(ctx, cfg)
+	require.NoError(t, err)
+	tbl, err = cat.LoadTable(ctx, tbl.Identifier())
+	require.NoError(t, err)
+	require.NotEqual(t, snapshot, tbl.CurrentSnapshot().SnapshotID)
+	eq, pos, _ := mt.DeleteFiles(t, tbl)
+	require.Empty(t, eq)
+	require.Len(t, pos, 2)
+	if d := mt.DiffCounts(mt.Count(mt.Read(t, tbl)), mt.Count(want)); d != "" {
+		t.Fatalf("rows changed:\n%s", d)
+	}
+}
+
 func TestMaintainUsage(t *testing.T) {
 	ctx := context.Background()
 	var out, errOut bytes.Buffer
@@ -85,4 +131,5 @@ func TestMaintainUsage(t *testing.T) {
 	require.NoError(t, run(ctx, []string{"help", "maintain"}, &out, &errOut))
 	require.Contains(t, out.String(), "Start with --dry_run")
 	require.Contains(t, out.String(), "-rewrite_data_files")
+	require.Contains(t, out.String(), "-convert_equality_deletes")
 }

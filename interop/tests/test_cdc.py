@@ -1,15 +1,14 @@
-"""Spark reads the tables pipelines/cdc made from a change log as the log says.
+"""Engines read the tables pipelines/cdc made from a change log as the log says.
 
 tests/cdc_log.py writes a Debezium change log and computes, by itself, the
 table it leaves. pipelines/cdc applies the log (replayed as a stream, one
 row-level commit a second) into a format v3 table (deletes as deletion
-vectors) and a v2 table (equality deletes). Spark 3.5 with Iceberg 1.10 and
-iceberg-go (interop/goscan) must each read both tables as exactly that
-state, and every delete file the v3 table ever had (Spark's all_delete_files:
-the sink compacts away files whose rows are mostly deleted) must be a deletion
-vector, never an equality delete.
+vectors) and a v2 table (equality deletes). Spark 3.5 with Iceberg 1.10,
+iceberg-go (interop/goscan) and DuckDB 1.5's iceberg extension must each
+read both tables as exactly that state, and every delete file the v3 table
+ever had (Spark's all_delete_files: the sink compacts away files whose rows
+are mostly deleted) must be a deletion vector, never an equality delete.
 """
-
 import os
 
 import cdc_log
@@ -55,3 +54,34 @@ def test_v3_holds_deletion_vectors_only(spark_dump, cdc_tables):
       assert formats == {"PUFFIN"} and contents == {1}, f"{name}: delete files {formats} {contents}, want PUFFIN position deletes (DVs)"
     else:
       assert contents == {2}, f"{name}: delete file contents {contents}, want equality deletes (2)"
+
+
+def _duckdb_rows(name):
+  """The table's rows as DuckDB 1.5's iceberg extension (from PyPI, loaded
+  from its wheel: this machine cannot reach DuckDB's extension repository)
+  reads them from the table's current metadata file."""
+  import glob
+  import json
+  import urllib.request
+
+  import duckdb
+  from conftest import URI
+  ns, table = name.split(".")
+  with urllib.request.urlopen(f"{URI}/v1/namespaces/{ns}/tables/{table}") as r:
+    location = json.load(r)["metadata-location"]
+  con = duckdb.connect()
+  con.execute("SET autoinstall_known_extensions = false")
+  for ext in ("avro", "iceberg"):  # iceberg reads manifests through avro
+    mod = __import__(f"duckdb_extension_{ext}")
+    path, = glob.glob(os.path.join(os.path.dirname(mod.__file__), "extensions", "*", f"{ext}.duckdb_extension"))
+    con.execute(f"LOAD '{path}'")
+  return con.execute(f"SELECT id, owner, balance_cents FROM iceberg_scan('{location}')").fetchall()
+
+
+def test_duckdb_reads_the_logs_final_state(cdc_tables):
+  want = {i: v[:2] for i, v in cdc_log.final_state().items()}
+  for name in cdc_tables:
+    rows = _duckdb_rows(name)
+    got = {i: (owner, balance) for i, owner, balance in rows}
+    assert len(rows) == len(got), f"{name}: DuckDB reads an id twice"
+    assert got == want, f"{name} read by DuckDB:\n" + "\n".join(diff(want, got))

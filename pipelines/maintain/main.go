@@ -2,6 +2,7 @@
 // whoever writes it (Spark, pyiceberg, our sink): it compacts small data
 // files as a Beam batch job (groups rewritten in parallel on the workers,
 // one replace snapshot committed at the end, concurrent appends kept),
+// converts equality deletes into position deletes or deletion vectors,
 // rewrites manifests, expires snapshots and removes orphan files, each when
 // its flag asks, and prints what it did. See the Maintenance section of the
 // README; the work itself is transforms/maintenance.
@@ -44,8 +45,9 @@ func init() {
 
 func main() {
 	launch.Start("maintain", version, "Maintains one Iceberg table (--table=NAMESPACE.TABLE): --rewrite_data_files compacts small files on\n"+
-		"Beam workers, --rewrite_manifests, --expire_snapshots and --remove_orphan_files do what they say. Each action\n"+
-		"runs only when asked; --dry_run (a runner flag below) reports what they would do and changes nothing: run it first.")
+		"Beam workers, --convert_equality_deletes, --rewrite_manifests, --expire_snapshots and --remove_orphan_files do\n"+
+		"what they say. Each action runs only when asked; --dry_run (a runner flag below) reports what they would do and\n"+
+		"changes nothing: run it first.")
 	if err := run(context.Background()); err != nil {
 		launch.Fatalf("maintain: %v", err)
 	}

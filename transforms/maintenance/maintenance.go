@@ -4,6 +4,7 @@
 // each group rewritten on its own worker with iceberg-go's scan and writer,
 // then committed once as a replace snapshot that survives concurrent appends
 // and aborts, leaving nothing behind, when a file it replaces went away),
+// conversion of equality deletes into position deletes or deletion vectors,
 // snapshot expiry, removal of orphan files inside the table's location, and
 // manifest rewriting. Each action is a plain function; RewriteDataFiles is
 // the Beam transform that spreads the compaction over workers, and Run
@@ -51,6 +52,11 @@ type Options struct {
 	// MinInputFiles is the fewest files a group is rewritten with (>= 2).
 	MinInputFiles int
 
+	// ConvertEqualityDeletes rewrites the current snapshot's equality
+	// deletes as position deletes (v2) or deletion vectors (v3) and
+	// removes them, in one commit that changes no row.
+	ConvertEqualityDeletes bool
+
 	// RewriteManifests merges the current snapshot's data manifests into
 	// target-sized ones (commit.manifest.target-size-bytes).
 	RewriteManifests bool
@@ -87,6 +93,7 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	fs.BoolVar(&o.RewriteDataFiles, "rewrite_data_files", o.RewriteDataFiles, "compact small data files: bin-pack them per partition into files of the target size, in parallel, committed as one replace snapshot")
 	fs.Int64Var(&o.TargetFileSize, "target_file_size_bytes", o.TargetFileSize, "size of compacted files; 0 takes the table's write.target-file-size-bytes, else 512 MiB (files under 75% of it are rewritten)")
 	fs.IntVar(&o.MinInputFiles, "min_input_files", orDefault(o.MinInputFiles, DefaultMinInputFiles), "fewest small files of one partition worth rewriting together (at least 2)")
+	fs.BoolVar(&o.ConvertEqualityDeletes, "convert_equality_deletes", o.ConvertEqualityDeletes, "rewrite the equality deletes (of upserts on a v2 table) as position deletes, or deletion vectors on v3, that readers apply without a join; rows stay the same")
 	fs.BoolVar(&o.RewriteManifests, "rewrite_manifests", o.RewriteManifests, "merge the current snapshot's data manifests into fewer, target-sized ones")
 	fs.BoolVar(&o.ExpireSnapshots, "expire_snapshots", o.ExpireSnapshots, "expire snapshots older than --older_than beyond the last --retain_last of each branch, deleting the files only they referenced")
 	fs.DurationVar(&o.OlderThan, "older_than", orDefault(o.OlderThan, DefaultOlderThan), "--expire_snapshots: expire snapshots older than this")
@@ -102,7 +109,7 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	}
 }
 
-const dryRunUsage = "report what each action would do (groups to rewrite, snapshots to expire, orphan files to delete) and change nothing"
+const dryRunUsage = "report what each action would do (groups to rewrite, equality deletes to convert, snapshots to expire, orphan files to delete) and change nothing"
 
 func orDefault[T comparable](v, def T) T {
 	var zero T
@@ -130,8 +137,8 @@ func (o Options) Check() error {
 	if _, err := catalog.ParseTable(o.Table); err != nil {
 		return fmt.Errorf("--table: %w", err)
 	}
-	if !o.RewriteDataFiles && !o.RewriteManifests && !o.ExpireSnapshots && !o.RemoveOrphanFiles {
-		return errors.New("no action: give one or more of --rewrite_data_files, --rewrite_manifests, --expire_snapshots, --remove_orphan_files (with --dry_run to see what they would do)")
+	if !o.RewriteDataFiles && !o.ConvertEqualityDeletes && !o.RewriteManifests && !o.ExpireSnapshots && !o.RemoveOrphanFiles {
+		return errors.New("no action: give one or more of --rewrite_data_files, --convert_equality_deletes, --rewrite_manifests, --expire_snapshots, --remove_orphan_files (with --dry_run to see what they would do)")
 	}
 	switch {
 	case o.RewriteDataFiles && o.TargetFileSize < 0:
@@ -156,9 +163,9 @@ func (o Options) Check() error {
 type Executor func(ctx context.Context, cat icecatalog.Catalog, plan *RewritePlan) (*RewriteReport, error)
 
 // Run performs the actions opts asks for on one table, in the order that
-// leaves least behind: rewrite data files, rewrite manifests, expire
-// snapshots (which deletes the files the rewrites replaced, once old
-// enough), remove orphan files. It stops at the first failure and returns
+// leaves least behind: convert equality deletes, rewrite data files,
+// rewrite manifests, expire snapshots (which deletes the files the
+// rewrites replaced, once old enough), remove orphan files. It stops at the first failure and returns
 // the summary of what was done so far with the error.
 func Run(ctx context.Context, cat icecatalog.Catalog, opts Options, exec Executor) (*Summary, error) {
 	opts = opts.resolve()
@@ -175,6 +182,19 @@ func Run(ctx context.Context, cat icecatalog.Catalog, opts Options, exec Executo
 	sum.Location = tbl.Location()
 	defer func() { sum.Took = time.Since(start) }()
 
+	// Equality deletes first: the compaction then reads position deletes,
+	// cheap to apply, and drops those that only its rewritten files had.
+	if opts.ConvertEqualityDeletes {
+		rep, err := ConvertEqualityDeletes(ctx, cat, ident, uuid.NewString(), opts.DryRun)
+		sum.Convert = rep
+		if err != nil {
+			return sum, err
+		}
+		// The compaction plans on the converted table.
+		if tbl, err = cat.LoadTable(ctx, ident); err != nil {
+			return sum, fmt.Errorf("loading table %s: %w", opts.Table, err)
+		}
+	}
 	if opts.RewriteDataFiles {
 		plan, err := PlanRewrite(ctx, tbl, opts.TargetFileSize, opts.MinInputFiles)
 		if err != nil {

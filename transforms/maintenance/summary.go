@@ -14,6 +14,7 @@ type Summary struct {
 	DryRun     bool
 	Took       time.Duration
 	Rewrite    *RewriteReport
+	Convert    *ConvertReport
 	Manifests  *ManifestsReport
 	Expire     *ExpireReport
 	Orphans    *OrphansReport
@@ -22,7 +23,7 @@ type Summary struct {
 
 // Any reports whether any action has something to report.
 func (s *Summary) Any() bool {
-	return s.Rewrite != nil || s.Manifests != nil || s.Expire != nil || s.Orphans != nil
+	return s.Rewrite != nil || s.Convert != nil || s.Manifests != nil || s.Expire != nil || s.Orphans != nil
 }
 
 // Write prints the summary for a person.
@@ -34,6 +35,9 @@ func (s *Summary) Write(w io.Writer) {
 	fmt.Fprintf(w, "%s in %s\n", head, s.Took.Round(time.Millisecond))
 	line := func(action, format string, args ...any) {
 		fmt.Fprintf(w, "  %-20s %s\n", action, fmt.Sprintf(format, args...))
+	}
+	if r := s.Convert; r != nil {
+		r.write(line, w)
 	}
 	if r := s.Rewrite; r != nil {
 		switch {
