@@ -3,7 +3,6 @@ package icebergio
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"iter"
 	"reflect"
@@ -18,10 +17,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
-	"github.com/apache/iceberg-go/codec"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
 // ReadConfig configures Read.
@@ -171,23 +170,12 @@ type readTask struct {
 	SnapshotSchema bool
 	// Columns are the top-level columns selected.
 	Columns []string
-	// SchemaID and FormatVersion are what the files are encoded with.
-	SchemaID      int
-	FormatVersion int
-	File          taskFile
-	PosDeletes    []taskFile
-	EqDeletes     []taskFile
-	DVs           []taskFile
-	Start, Length int64
+	// Task is the file scan task: its files, byte range and row lineage.
+	filecodec.Task
 	// Units are the byte offsets where the task's units of work (row
 	// groups) start; unit i ends where unit i+1 starts, the last at
 	// Start+Length. The first starts at Start.
 	Units []int64
-	// Row lineage constants (v3), present when Has* is set.
-	HasFirstRowID bool
-	FirstRowID    int64
-	HasDataSeq    bool
-	DataSeq       int64
 }
 
 // encode is t as the bytes Read's shuffle carries. A task crosses the
@@ -196,7 +184,7 @@ type readTask struct {
 // runners, and Spark's could not decode it ("reached end of stream"); as
 // bytes no runner looks inside.
 func (t *readTask) encode() ([]byte, error) {
-	b, err := json.Marshal(t)
+	b, err := filecodec.Marshal(t)
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: encoding the read task of %s: %w", t.Table, err)
 	}
@@ -205,7 +193,7 @@ func (t *readTask) encode() ([]byte, error) {
 
 func decodeTask(b []byte) (readTask, error) {
 	var t readTask
-	if err := json.Unmarshal(b, &t); err != nil {
+	if err := filecodec.Unmarshal(b, &t); err != nil {
 		return t, fmt.Errorf("icebergio: decoding a read task: %w", err)
 	}
 	return t, nil
@@ -219,13 +207,6 @@ func mustDecodeTask(b []byte) readTask {
 		panic(err)
 	}
 	return t
-}
-
-// taskFile is a data or delete file as its manifest entry, with the id of
-// the partition spec it was written under.
-type taskFile struct {
-	SpecID int32
-	Avro   []byte
 }
 
 func (t *readTask) units() int64 { return int64(len(t.Units)) }
@@ -373,44 +354,14 @@ func planRead(ctx context.Context, cat icecatalog.Catalog, cfg ReadConfig, rs *r
 	return p, nil
 }
 
-func encodeTaskFile(meta table.Metadata, sc *iceberg.Schema, f iceberg.DataFile) (taskFile, error) {
-	spec := meta.PartitionSpecByID(int(f.SpecID()))
-	if spec == nil {
-		return taskFile{}, fmt.Errorf("file %s has unknown partition spec %d", f.FilePath(), f.SpecID())
-	}
-	b, err := codec.EncodeDataFile(f, *spec, sc, meta.Version())
-	if err != nil {
-		return taskFile{}, fmt.Errorf("encoding %s: %w", f.FilePath(), err)
-	}
-	return taskFile{SpecID: f.SpecID(), Avro: b}, nil
-}
-
 func newReadTask(meta table.Metadata, sc *iceberg.Schema, ft table.FileScanTask) (readTask, error) {
-	t := readTask{SchemaID: sc.ID, FormatVersion: meta.Version(), Start: ft.Start, Length: ft.Length}
+	var t readTask
+	if ft.Length == 0 {
+		ft.Start, ft.Length = 0, ft.File.FileSizeBytes()
+	}
 	var err error
-	if t.File, err = encodeTaskFile(meta, sc, ft.File); err != nil {
+	if t.Task, err = filecodec.EncodeTask(meta, sc, ft); err != nil {
 		return t, err
-	}
-	for _, l := range []struct {
-		from []iceberg.DataFile
-		to   *[]taskFile
-	}{{ft.DeleteFiles, &t.PosDeletes}, {ft.EqualityDeleteFiles, &t.EqDeletes}, {ft.DeletionVectorFiles, &t.DVs}} {
-		for _, f := range l.from {
-			tf, err := encodeTaskFile(meta, sc, f)
-			if err != nil {
-				return t, err
-			}
-			*l.to = append(*l.to, tf)
-		}
-	}
-	if ft.FirstRowID != nil {
-		t.HasFirstRowID, t.FirstRowID = true, *ft.FirstRowID
-	}
-	if ft.DataSequenceNumber != nil {
-		t.HasDataSeq, t.DataSeq = true, *ft.DataSequenceNumber
-	}
-	if t.Length == 0 {
-		t.Start, t.Length = 0, ft.File.FileSizeBytes()
 	}
 	t.Units = rowGroupUnits(ft.File, t.Start, t.Length)
 	return t, nil
@@ -759,7 +710,7 @@ func (f *readFn) reader(ctx context.Context, t readTask) (*taskReader, error) {
 			return nil, err
 		}
 	}
-	ft, err := t.decode(tbl.Metadata())
+	ft, err := t.Decode(tbl.Metadata())
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: table %s: %w", t.Table, err)
 	}
@@ -786,51 +737,6 @@ func (f *readFn) table(ctx context.Context, t readTask) (*table.Table, error) {
 	}
 	f.tables[t.SnapshotID] = tbl
 	return tbl, nil
-}
-
-// decode rebuilds the task's iceberg-go file scan task.
-func (t *readTask) decode(meta table.Metadata) (table.FileScanTask, error) {
-	var sc *iceberg.Schema
-	for _, s := range meta.Schemas() {
-		if s.ID == t.SchemaID {
-			sc = s
-		}
-	}
-	if sc == nil {
-		return table.FileScanTask{}, fmt.Errorf("schema %d not found", t.SchemaID)
-	}
-	dec := func(tf taskFile) (iceberg.DataFile, error) {
-		spec := meta.PartitionSpecByID(int(tf.SpecID))
-		if spec == nil {
-			return nil, fmt.Errorf("partition spec %d not found", tf.SpecID)
-		}
-		return codec.DecodeDataFile(tf.Avro, *spec, sc, t.FormatVersion)
-	}
-	var ft table.FileScanTask
-	var err error
-	if ft.File, err = dec(t.File); err != nil {
-		return ft, err
-	}
-	for _, l := range []struct {
-		from []taskFile
-		to   *[]iceberg.DataFile
-	}{{t.PosDeletes, &ft.DeleteFiles}, {t.EqDeletes, &ft.EqualityDeleteFiles}, {t.DVs, &ft.DeletionVectorFiles}} {
-		for _, tf := range l.from {
-			df, err := dec(tf)
-			if err != nil {
-				return ft, err
-			}
-			*l.to = append(*l.to, df)
-		}
-	}
-	ft.Start, ft.Length = t.Start, t.Length
-	if t.HasFirstRowID {
-		ft.FirstRowID = &t.FirstRowID
-	}
-	if t.HasDataSeq {
-		ft.DataSequenceNumber = &t.DataSeq
-	}
-	return ft, nil
 }
 
 func init() {

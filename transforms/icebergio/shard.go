@@ -1,10 +1,7 @@
 package icebergio
 
 import (
-	"bytes"
 	"context"
-	"encoding/gob"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,6 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
 // A sharded write (Config.Shards > 1) splits each table's pane over several
@@ -67,75 +65,52 @@ func (s *sink) fileTag(ctx context.Context) string {
 	return "w" + string(tag) + "-" + s.id + "-"
 }
 
-// part is a written shard's part of a pane on its way to the committer.
-// Its data files travel as an Iceberg manifest, Iceberg's own description
-// of data files (statistics, partition values and all).
+// part is a written shard's part of a pane on its way to the committer:
+// its data files as filecodec describes them, with the schema and
+// partition spec they were written with.
 type part struct {
 	Created       bool
-	Schema        []byte // the iceberg.Schema the files were written with, as JSON
+	Schema        *iceberg.Schema
+	Spec          iceberg.PartitionSpec
+	FormatVersion int
 	ChunkIDs      []chunkID
 	FirstSentMS   int64
 	LastSentMS    int64
 	WriteMS       int64
-	FormatVersion int
-	SpecID        int32
-	Files         int32
-	Manifest      []byte // Avro
+	Files         []filecodec.File
 }
 
-// partSnapshotID is the snapshot id a part's manifest is written under;
-// the committer's snapshot gets its own.
-const partSnapshotID = 1
-
 func encodePart(w *written, sent sentTimes) ([]byte, error) {
-	p := part{Created: w.created, ChunkIDs: w.ids, WriteMS: w.writeMS,
-		FirstSentMS: sent.first.UnixMilli(), LastSentMS: sent.last.UnixMilli(),
-		FormatVersion: w.tbl.Metadata().Version(), SpecID: int32(w.tbl.Metadata().DefaultPartitionSpec()), Files: int32(len(w.files))}
-	var err error
-	if p.Schema, err = json.Marshal(w.schema); err != nil {
-		return nil, err
+	p := part{Created: w.created, Schema: w.schema, Spec: w.tbl.Spec(), FormatVersion: w.tbl.Metadata().Version(),
+		ChunkIDs: w.ids, WriteMS: w.writeMS, FirstSentMS: sent.first.UnixMilli(), LastSentMS: sent.last.UnixMilli()}
+	for _, f := range w.files {
+		d, err := filecodec.EncodeFile(f, p.Spec, p.Schema, p.FormatVersion)
+		if err != nil {
+			return nil, err
+		}
+		p.Files = append(p.Files, d)
 	}
-	snap := int64(partSnapshotID)
-	entries := make([]iceberg.ManifestEntry, len(w.files))
-	for i, f := range w.files {
-		entries[i] = iceberg.NewManifestEntry(iceberg.EntryStatusADDED, &snap, nil, nil, f)
-	}
-	var m bytes.Buffer
-	if _, err := iceberg.WriteManifest("part.avro", &m, p.FormatVersion, w.tbl.Spec(), w.schema, snap, entries); err != nil {
-		return nil, fmt.Errorf("describing %d data files: %w", len(w.files), err)
-	}
-	p.Manifest = m.Bytes()
-	var b bytes.Buffer
-	if err := gob.NewEncoder(&b).Encode(&p); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return filecodec.Marshal(p)
 }
 
 // addPart adds an encoded part to w, the pane being gathered, and its send
 // times to sent.
 func addPart(w *written, sent *sentTimes, b []byte) error {
 	var p part
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&p); err != nil {
+	if err := filecodec.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("decoding a shard's data files: %w", err)
-	}
-	schema := new(iceberg.Schema)
-	if err := json.Unmarshal(p.Schema, schema); err != nil {
-		return fmt.Errorf("decoding a shard's schema: %w", err)
 	}
 	if w.schema == nil {
-		w.schema = schema
-	} else if !w.schema.Equals(schema) {
-		return fmt.Errorf("shards wrote with different table schemas (%s and %s): the table changed while the pane was written", w.schema, schema)
+		w.schema = p.Schema
+	} else if !w.schema.Equals(p.Schema) {
+		return fmt.Errorf("shards wrote with different table schemas (%s and %s): the table changed while the pane was written", w.schema, p.Schema)
 	}
-	mf := iceberg.NewManifestFile(p.FormatVersion, "part.avro", int64(len(p.Manifest)), p.SpecID, partSnapshotID).
-		AddedFiles(p.Files).Build()
-	entries, err := iceberg.ReadManifest(mf, bytes.NewReader(p.Manifest), true)
-	if err != nil {
-		return fmt.Errorf("decoding a shard's data files: %w", err)
-	}
-	for _, e := range entries {
-		w.files = append(w.files, e.DataFile())
+	for _, d := range p.Files {
+		f, err := filecodec.DecodeFile(d, p.Spec, p.Schema, p.FormatVersion)
+		if err != nil {
+			return fmt.Errorf("decoding a shard's data files: %w", err)
+		}
+		w.files = append(w.files, f)
 	}
 	w.created = w.created || p.Created
 	w.ids = append(w.ids, p.ChunkIDs...)

@@ -2,7 +2,6 @@ package maintenance
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -13,10 +12,10 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
-	"github.com/apache/iceberg-go/codec"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/compaction"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
+	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
 // Snapshot summary entries of a rewrite snapshot.
@@ -608,133 +607,52 @@ func reportFromSnapshot(tbl *table.Table, snap *table.Snapshot) *RewriteReport {
 	return r
 }
 
-// Descriptions of files and groups as they travel between workers: each
-// data file is its manifest entry (codec.EncodeDataFile: path, partition,
-// stats), so that the committer never reads rows.
+// Descriptions of groups and their results as they travel between
+// workers (filecodec), so that the committer never reads rows.
 type (
-	fileDesc struct {
-		Spec int    `json:"spec"`
-		Avro []byte `json:"avro"`
-	}
-	taskDesc struct {
-		File          fileDesc   `json:"file"`
-		PosDeletes    []fileDesc `json:"pos_deletes,omitempty"`
-		EqDeletes     []fileDesc `json:"eq_deletes,omitempty"`
-		DVs           []fileDesc `json:"dvs,omitempty"`
-		Start, Length int64
-		FirstRowID    *int64 `json:"first_row_id,omitempty"`
-		DataSeq       *int64 `json:"data_seq,omitempty"`
-	}
 	groupDesc struct {
-		Index     int        `json:"index"`
-		Partition string     `json:"partition"`
-		SpecID    int        `json:"spec"`
-		Bytes     int64      `json:"bytes"`
-		Schema    int        `json:"schema"` // the schema the files are encoded with
-		Tasks     []taskDesc `json:"tasks"`
+		Index     int              `json:"index"`
+		Partition string           `json:"partition"`
+		SpecID    int              `json:"spec"`
+		Bytes     int64            `json:"bytes"`
+		Tasks     []filecodec.Task `json:"tasks"`
 	}
 	resultDesc struct {
-		Index       int        `json:"index"`
-		Partition   string     `json:"partition"`
-		Schema      int        `json:"schema"`
-		Old         []fileDesc `json:"old"`
-		New         []fileDesc `json:"new"`
-		DVs         []fileDesc `json:"dvs,omitempty"`
-		BytesBefore int64      `json:"bytes_before"`
-		BytesAfter  int64      `json:"bytes_after"`
+		Index       int              `json:"index"`
+		Partition   string           `json:"partition"`
+		Schema      int              `json:"schema"` // the schema the files are described with
+		Old         []filecodec.File `json:"old"`
+		New         []filecodec.File `json:"new"`
+		DVs         []filecodec.File `json:"dvs,omitempty"`
+		BytesBefore int64            `json:"bytes_before"`
+		BytesAfter  int64            `json:"bytes_after"`
 	}
 )
 
-func encodeFiles(meta table.Metadata, schema *iceberg.Schema, files []iceberg.DataFile) ([]fileDesc, error) {
-	out := make([]fileDesc, 0, len(files))
-	for _, f := range files {
-		spec := meta.PartitionSpecByID(int(f.SpecID()))
-		if spec == nil {
-			return nil, fmt.Errorf("data file %s has unknown partition spec %d", f.FilePath(), f.SpecID())
-		}
-		b, err := codec.EncodeDataFile(f, *spec, schema, meta.Version())
-		if err != nil {
-			return nil, fmt.Errorf("describing %s: %w", f.FilePath(), err)
-		}
-		out = append(out, fileDesc{Spec: spec.ID(), Avro: b})
-	}
-	return out, nil
-}
-
-func decodeFiles(meta table.Metadata, schema *iceberg.Schema, descs []fileDesc) ([]iceberg.DataFile, error) {
-	out := make([]iceberg.DataFile, 0, len(descs))
-	for _, d := range descs {
-		spec := meta.PartitionSpecByID(d.Spec)
-		if spec == nil {
-			return nil, fmt.Errorf("a described file has unknown partition spec %d", d.Spec)
-		}
-		f, err := codec.DecodeDataFile(d.Avro, *spec, schema, meta.Version())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
-}
-
-func schemaByID(meta table.Metadata, id int) (*iceberg.Schema, error) {
-	for _, s := range meta.Schemas() {
-		if s.ID == id {
-			return s, nil
-		}
-	}
-	return nil, fmt.Errorf("schema %d is not in the table's metadata", id)
-}
-
 // encodeGroup describes g for another worker.
 func encodeGroup(meta table.Metadata, g Group) ([]byte, error) {
-	schema := meta.CurrentSchema()
-	d := groupDesc{Index: g.Index, Partition: g.Partition, SpecID: g.SpecID, Bytes: g.Bytes, Schema: schema.ID}
+	d := groupDesc{Index: g.Index, Partition: g.Partition, SpecID: g.SpecID, Bytes: g.Bytes}
 	for _, t := range g.Tasks {
-		file, err := encodeFiles(meta, schema, []iceberg.DataFile{t.File})
+		td, err := filecodec.EncodeTask(meta, meta.CurrentSchema(), t)
 		if err != nil {
-			return nil, err
-		}
-		td := taskDesc{File: file[0], Start: t.Start, Length: t.Length, FirstRowID: t.FirstRowID, DataSeq: t.DataSequenceNumber}
-		if td.PosDeletes, err = encodeFiles(meta, schema, t.DeleteFiles); err != nil {
-			return nil, err
-		}
-		if td.EqDeletes, err = encodeFiles(meta, schema, t.EqualityDeleteFiles); err != nil {
-			return nil, err
-		}
-		if td.DVs, err = encodeFiles(meta, schema, t.DeletionVectorFiles); err != nil {
 			return nil, err
 		}
 		d.Tasks = append(d.Tasks, td)
 	}
-	return json.Marshal(d)
+	return filecodec.Marshal(d)
 }
 
 // decodeGroup reads a group description against the table's metadata.
 func decodeGroup(meta table.Metadata, b []byte) (Group, error) {
 	var d groupDesc
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := filecodec.Unmarshal(b, &d); err != nil {
 		return Group{}, fmt.Errorf("decoding a rewrite group: %w", err)
-	}
-	schema, err := schemaByID(meta, d.Schema)
-	if err != nil {
-		return Group{}, err
 	}
 	g := Group{Index: d.Index, Partition: d.Partition, SpecID: d.SpecID, Bytes: d.Bytes}
 	for _, td := range d.Tasks {
-		files, err := decodeFiles(meta, schema, []fileDesc{td.File})
+		t, err := td.Decode(meta)
 		if err != nil {
-			return Group{}, err
-		}
-		t := table.FileScanTask{File: files[0], Start: td.Start, Length: td.Length, FirstRowID: td.FirstRowID, DataSequenceNumber: td.DataSeq}
-		if t.DeleteFiles, err = decodeFiles(meta, schema, td.PosDeletes); err != nil {
-			return Group{}, err
-		}
-		if t.EqualityDeleteFiles, err = decodeFiles(meta, schema, td.EqDeletes); err != nil {
-			return Group{}, err
-		}
-		if t.DeletionVectorFiles, err = decodeFiles(meta, schema, td.DVs); err != nil {
-			return Group{}, err
+			return Group{}, fmt.Errorf("decoding a rewrite group: %w", err)
 		}
 		g.Tasks = append(g.Tasks, t)
 	}
@@ -746,36 +664,36 @@ func encodeResult(meta table.Metadata, r GroupResult) ([]byte, error) {
 	schema := meta.CurrentSchema()
 	d := resultDesc{Index: r.Index, Partition: r.Partition, Schema: schema.ID, BytesBefore: r.BytesBefore, BytesAfter: r.BytesAfter}
 	var err error
-	if d.Old, err = encodeFiles(meta, schema, r.Old); err != nil {
+	if d.Old, err = filecodec.EncodeFiles(meta, schema, r.Old); err != nil {
 		return nil, err
 	}
-	if d.New, err = encodeFiles(meta, schema, r.New); err != nil {
+	if d.New, err = filecodec.EncodeFiles(meta, schema, r.New); err != nil {
 		return nil, err
 	}
-	if d.DVs, err = encodeFiles(meta, schema, r.DVs); err != nil {
+	if d.DVs, err = filecodec.EncodeFiles(meta, schema, r.DVs); err != nil {
 		return nil, err
 	}
-	return json.Marshal(d)
+	return filecodec.Marshal(d)
 }
 
 // decodeResult reads a result description against the table's metadata.
 func decodeResult(meta table.Metadata, b []byte) (GroupResult, error) {
 	var d resultDesc
-	if err := json.Unmarshal(b, &d); err != nil {
+	if err := filecodec.Unmarshal(b, &d); err != nil {
 		return GroupResult{}, fmt.Errorf("decoding a rewrite result: %w", err)
 	}
-	schema, err := schemaByID(meta, d.Schema)
+	schema, err := filecodec.SchemaByID(meta, d.Schema)
 	if err != nil {
 		return GroupResult{}, err
 	}
 	r := GroupResult{Index: d.Index, Partition: d.Partition, BytesBefore: d.BytesBefore, BytesAfter: d.BytesAfter}
-	if r.Old, err = decodeFiles(meta, schema, d.Old); err != nil {
+	if r.Old, err = filecodec.DecodeFiles(meta, schema, d.Old); err != nil {
 		return GroupResult{}, err
 	}
-	if r.New, err = decodeFiles(meta, schema, d.New); err != nil {
+	if r.New, err = filecodec.DecodeFiles(meta, schema, d.New); err != nil {
 		return GroupResult{}, err
 	}
-	if r.DVs, err = decodeFiles(meta, schema, d.DVs); err != nil {
+	if r.DVs, err = filecodec.DecodeFiles(meta, schema, d.DVs); err != nil {
 		return GroupResult{}, err
 	}
 	return r, nil
