@@ -68,21 +68,14 @@ print(json.dumps({"rows": t.num_rows, "sum": pc.sum(t[column]).as_py()}))
 PY
 
 cat > "$WORK/duckdb_scan.py" <<'PY'
-import glob, json, os, sys, urllib.request
-import duckdb
+import json, sys
 import pyarrow.compute as pc
-uri, ident, column = sys.argv[1:]
-ns, name = ident.split(".")
-with urllib.request.urlopen(f"{uri}/v1/namespaces/{ns}/tables/{name}") as r:
-  location = json.load(r)["metadata-location"]
-con = duckdb.connect()
-con.execute("SET autoinstall_known_extensions = false")
-for ext in ("avro", "iceberg"):  # iceberg reads manifests through avro
-  mod = __import__(f"duckdb_extension_{ext}")
-  path, = glob.glob(os.path.join(os.path.dirname(mod.__file__), "extensions", "*", f"{ext}.duckdb_extension"))
-  con.execute(f"LOAD '{path}'")
+sys.path.insert(0, sys.argv[4])
+import duckdb_iceberg
+uri, ident, column = sys.argv[1:4]
 rows, total = 0, 0.0
-reader = con.execute(f"SELECT * FROM iceberg_scan('{location}')").fetch_record_batch()
+location = duckdb_iceberg.metadata_location(uri, ident)
+reader = duckdb_iceberg.connect().execute(f"SELECT * FROM iceberg_scan('{location}')").fetch_record_batch()
 for batch in reader:
   rows += batch.num_rows
   total += pc.sum(batch.column(column)).as_py() or 0.0
@@ -105,7 +98,7 @@ scan() {
   case $1 in
     icebeam) measure icebeam "$BIN/goread" --catalog_uri="$CATALOG_URI" --table=bench.taxi --sum="$SUM_COLUMN" ;;
     pyiceberg) measure pyiceberg "$VENV/bin/python" "$WORK/pyiceberg_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" ;;
-    duckdb) measure duckdb "$VENV/bin/python" "$WORK/duckdb_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" ;;
+    duckdb) measure duckdb "$VENV/bin/python" "$WORK/duckdb_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" "$ROOT/interop/tests" ;;
   esac
 }
 

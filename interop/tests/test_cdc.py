@@ -57,25 +57,12 @@ def test_v3_holds_deletion_vectors_only(spark_dump, cdc_tables):
 
 
 def _duckdb_rows(name):
-  """The table's rows as DuckDB 1.5's iceberg extension (from PyPI, loaded
-  from its wheel: this machine cannot reach DuckDB's extension repository)
-  reads them from the table's current metadata file."""
-  import glob
-  import json
-  import urllib.request
-
-  import duckdb
+  """The table's rows as DuckDB's iceberg extension reads them from the
+  table's current metadata file."""
+  import duckdb_iceberg
   from conftest import URI
-  ns, table = name.split(".")
-  with urllib.request.urlopen(f"{URI}/v1/namespaces/{ns}/tables/{table}") as r:
-    location = json.load(r)["metadata-location"]
-  con = duckdb.connect()
-  con.execute("SET autoinstall_known_extensions = false")
-  for ext in ("avro", "iceberg"):  # iceberg reads manifests through avro
-    mod = __import__(f"duckdb_extension_{ext}")
-    path, = glob.glob(os.path.join(os.path.dirname(mod.__file__), "extensions", "*", f"{ext}.duckdb_extension"))
-    con.execute(f"LOAD '{path}'")
-  return con.execute(f"SELECT id, owner, balance_cents FROM iceberg_scan('{location}')").fetchall()
+  location = duckdb_iceberg.metadata_location(URI, name)
+  return duckdb_iceberg.connect().execute(f"SELECT id, owner, balance_cents FROM iceberg_scan('{location}')").fetchall()
 
 
 def test_duckdb_reads_the_logs_final_state(cdc_tables):
