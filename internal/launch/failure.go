@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 )
 
@@ -28,11 +29,14 @@ func RootCause(err error) string {
 // bundle or job, each with the whole plan dump: a failure would otherwise
 // print the same dump ten times before the job's one line saying what went
 // wrong. Any level: when the job ends, the SDK harness's log stream closes
-// and the harness relays what it still holds at INFO.
+// and the harness relays what it still holds at INFO. It also demotes the
+// INFO records of a job's lifecycle (submitted, running, done, workers
+// stopping): a dozen lines that came before a pipeline's result and said
+// nothing its own lines do not.
 type quietFailures struct{ slog.Handler }
 
 func (h quietFailures) Handle(ctx context.Context, r slog.Record) error {
-	if runnerFailure(r.Message) {
+	if runnerFailure(r.Message) || r.Level < slog.LevelWarn && runnerLifecycle(r.Message) {
 		if !h.Handler.Enabled(ctx, slog.LevelDebug) {
 			return nil
 		}
@@ -81,6 +85,15 @@ func runnerFailure(msg string) bool {
 	}
 	return strings.Contains(msg, "while executing Process for Plan")
 }
+
+// lifecycle matches the INFO messages prism and the Go SDK harness log for
+// every job (as of Beam 2.77).
+var lifecycle = regexp.MustCompile(`^(Serving JobManagement|starting Loopback server at |Prepared job with id: |` +
+	`Staged binary artifact with token: |Submitted job: |(starting|running) job-\d+\[|Job\[job-\d+\] state: |` +
+	`pipeline done!|\[SDK\] (stopping worker|pipeline completed|terminating) job-\d+\[)`)
+
+// runnerLifecycle reports a message of a job's lifecycle.
+func runnerLifecycle(msg string) bool { return lifecycle.MatchString(msg) }
 
 // Failed is a failed job's error as a person reads it: its message is the
 // RootCause, and it wraps err, which goes to the debug log whole.

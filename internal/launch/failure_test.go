@@ -53,3 +53,33 @@ func TestQuietFailures(t *testing.T) {
 		}
 	}
 }
+
+// A job's lifecycle, as prism and the harness logged it for a taxi run
+// (Beam 2.77), goes to DEBUG; the pipeline's own lines stay.
+func TestQuietLifecycle(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(quietFailures{slog.NewTextHandler(&buf, nil)})
+	for _, msg := range []string{
+		"Serving JobManagement",
+		"starting Loopback server at 127.0.0.1:37927",
+		"Prepared job with id: job-001 and staging token: job-001",
+		"Staged binary artifact with token: job-001",
+		"Submitted job: job-001",
+		"starting job-001[go-job-1-1796216173508215399]",
+		"running job-001[go-job-1-1796216173508215399]",
+		"Job[job-001] state: RUNNING",
+		"pipeline done!",
+		"[SDK] stopping worker job-001[go-job-1-1796216173508215399]_go",
+		"[SDK] pipeline completed job-001[go-job-1-1796216173508215399]",
+		"[SDK] terminating job-001[go-job-1-1796216173508215399]",
+	} {
+		log.Info(msg)
+	}
+	log.Info("[SDK] icebergio: committed table=nyc_taxi.yellow_trips_analyzed commit=x snapshot=1 files=1 rows=100")
+	log.Info("taxi dev, runner prism")
+	log.Warn("Job[job-001] state: FAILED")
+	out := buf.String()
+	if n := strings.Count(out, "\n"); n != 3 || !strings.Contains(out, "icebergio: committed") || !strings.Contains(out, "runner prism") || !strings.Contains(out, "FAILED") {
+		t.Errorf("%d lines, want the commit, the pipeline's line and the warning:\n%s", n, out)
+	}
+}
