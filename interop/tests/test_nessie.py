@@ -141,3 +141,23 @@ def test_nessie_rejects_a_stale_first_commit(branches):
   })
   # Iceberg's REST spec: a null snapshot-id requires that the ref not exist; main does here.
   assert r.status_code == 409, f"Nessie accepted a commit asserting {TABLE} has no main snapshot: {r.status_code}"
+
+
+def test_summary_counts_the_runs_commits(branches):
+  """The dev run's summary counts what it committed (1 s of rows 5 ms apart,
+  in one commit), although Nessie serves only the current snapshot, and the
+  command it prints to look at the table works as printed."""
+  import re
+  import shlex
+  import subprocess
+  from conftest import ROOT, WORK
+  with open(os.path.join(WORK, "nessie-clicks-dev.log")) as f:
+    out = f.read()
+  m = re.search(r"Committed (at least )?(\d+) rows in (\d+) snapshots", out)
+  assert m, f"no summary in the run's output:\n{out[-2000:]}"
+  assert (m.group(1), int(m.group(2)), int(m.group(3))) == (None, 200, 1), f"summary: {m.group(0)}"
+  look = re.search(r"Look at it: go run \./cmd/icebeam (.*)", out)
+  assert look, f"no command to look at the table:\n{out[-2000:]}"
+  args = shlex.split(look.group(1))
+  proc = subprocess.run([f"{BIN}/icebeam"] + args, capture_output=True, text=True, timeout=120, cwd=ROOT)
+  assert proc.returncode == 0, f"icebeam {look.group(1)} failed:\n{proc.stdout[-1000:]}{proc.stderr[-2000:]}"

@@ -29,8 +29,9 @@ type tableCommits struct {
 }
 
 // committedBy finds what writer committed to the tables dest names (a
-// table, or a template such as clicks.user_{user_id}): the snapshots whose
-// commit id is the writer's.
+// table, or a template such as clicks.user_{user_id}): the writer's totals
+// (icebergio.CommittedBy), else its snapshots in the history the catalog
+// serves.
 func committedBy(ctx context.Context, cfg catalog.Config, dest, writer string) ([]tableCommits, error) {
 	cat, err := catalog.Open(ctx, cfg)
 	if err != nil {
@@ -70,6 +71,11 @@ func committedBy(ctx context.Context, cfg catalog.Config, dest, writer string) (
 			c.snapshots++
 			n, _ := strconv.ParseInt(snap.Summary.Properties["added-records"], 10, 64)
 			c.rows += n
+		}
+		// The writer's own totals, kept in the table's properties, count
+		// what it committed whatever history the catalog serves.
+		if commits, rows, ok := icebergio.CommittedBy(t, writer); ok {
+			c.snapshots, c.rows, c.partial = int(commits), rows, false
 		}
 		if cur := t.CurrentSnapshot(); cur != nil && cur.Summary != nil {
 			c.total = cur.Summary.Properties["total-records"]

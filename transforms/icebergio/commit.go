@@ -43,10 +43,13 @@ const (
 	batchesSentKey = "icebeam.batches-sent-ms"
 	paneTimingKey  = "icebeam.pane-timing"
 	// commitsKeyPrefix + WriterID is the table property holding the pane
-	// hashes of the writer's most recent commits and the time of the last
-	// one ("<hash>,<hash>,...@<unix ms>"). Unlike snapshots it survives
-	// snapshot expiry, so a pane replayed after its snapshot expired is
-	// still recognised.
+	// hashes of the writer's most recent commits, the time of the last one
+	// and the writer's totals, commits and rows added
+	// ("<hash>,<hash>,...@<unix ms>;<commits>;<rows>"). Unlike snapshots it
+	// survives snapshot expiry, so a pane replayed after its snapshot
+	// expired is still recognised, and it is in the metadata every catalog
+	// serves (Nessie serves only the current snapshot), so CommittedBy
+	// counts what the writer committed wherever it wrote.
 	commitsKeyPrefix = "icebeam.commits."
 )
 
@@ -232,6 +235,7 @@ func paneCommitID(writer string, ids []chunkID) string {
 // splitRecent splits a commitsKeyPrefix property value into its list of
 // pane hashes and the time of the last commit.
 func splitRecent(v string) (hashes string, at time.Time) {
+	v, _, _ = strings.Cut(v, ";")
 	i := strings.LastIndexByte(v, '@')
 	if i < 0 {
 		return v, time.Time{}
@@ -546,15 +550,49 @@ func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transactio
 		// The files have fresh unique names: no need to scan every manifest.
 		return err
 	}
-	return s.stageRecent(tx, tbl, commitID)
+	var rows int64
+	for _, f := range files {
+		rows += f.Count()
+	}
+	return s.stageRecent(tx, tbl, commitID, rows)
 }
 
-// stageRecent adds commitID to the writer's recent commits on tx and
-// drops other writers' lists past writerTTL.
-func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string) error {
+// writerTotals reads the commits and rows a commitsKeyPrefix property value
+// counts; ok is false for a value without them (written before they were
+// kept, or none).
+func writerTotals(v string) (commits, rows int64, ok bool) {
+	parts := strings.Split(v, ";")
+	if len(parts) != 3 {
+		return 0, 0, false
+	}
+	c, err1 := strconv.ParseInt(parts[1], 10, 64)
+	r, err2 := strconv.ParseInt(parts[2], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, false
+	}
+	return c, r, true
+}
+
+// CommittedBy is what the sink with Config.WriterID writer has committed
+// to tbl, over all its runs with that id: commits and rows added (for
+// Upsert and Changes, rows written). It is kept in the table's properties
+// in each commit's own transaction, so it counts exactly what landed,
+// replays skipped, whichever snapshots the catalog serves or expiry left.
+// ok is false when the writer has committed nothing to tbl, or only with a
+// version of the sink that did not count.
+func CommittedBy(tbl *table.Table, writer string) (commits, rows int64, ok bool) {
+	return writerTotals(tbl.Properties()[commitsKeyPrefix+writer])
+}
+
+// stageRecent adds commitID, which adds rows, to the writer's recent
+// commits and totals on tx and drops other writers' lists past writerTTL.
+func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string, rows int64) error {
 	now := time.Now()
-	recent, _ := splitRecent(tbl.Properties()[s.commitsKey()])
-	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): withCommit(recent, commitID) + "@" + strconv.FormatInt(now.UnixMilli(), 10)}); err != nil {
+	v := tbl.Properties()[s.commitsKey()]
+	recent, _ := splitRecent(v)
+	commits, total, _ := writerTotals(v)
+	v = fmt.Sprintf("%s@%d;%d;%d", withCommit(recent, commitID), now.UnixMilli(), commits+1, total+rows)
+	if err := tx.SetProperties(iceberg.Properties{s.commitsKey(): v}); err != nil {
 		return err
 	}
 	if stale := s.staleWriters(tbl.Properties(), now); len(stale) > 0 {

@@ -350,4 +350,10 @@ func TestPipelineRerunWithSameWriterAppendsAgain(t *testing.T) {
 	want := append(slices.Clone(rows), rows...)
 	sortTrips(want)
 	require.Equal(t, want, got)
+	// What the writer committed, over both runs: 2 commits of 700 rows.
+	commits, n, ok := CommittedBy(tbl, "nightly-2026-11-29")
+	require.True(t, ok)
+	require.Equal(t, [2]int64{2, 1400}, [2]int64{commits, n})
+	_, _, ok = CommittedBy(tbl, "another-writer")
+	require.False(t, ok)
 }

@@ -507,7 +507,11 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		if err := rd.Commit(ctx); err != nil {
 			return err
 		}
-		return s.stageRecent(tx, tbl, commitID)
+		var rows int64
+		for _, f := range w.data {
+			rows += f.Count()
+		}
+		return s.stageRecent(tx, tbl, commitID, rows)
 	})
 	req.Discard = func(ctx context.Context, cur *table.Table) {
 		if cur == nil {

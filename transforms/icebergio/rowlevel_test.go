@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -181,6 +182,17 @@ func TestReplayedChangesAreSkipped(t *testing.T) {
 		}
 	}
 	require.Equal(t, len(panes), paneSnaps, "one snapshot per pane")
+	// The writer's totals count each pane once, the replay not at all.
+	var written int64
+	for _, snap := range tbl.Metadata().Snapshots() {
+		if snap.Summary.Properties[CommitIDKey] != "" { // not a compaction
+			n, _ := strconv.ParseInt(snap.Summary.Properties["added-records"], 10, 64)
+			written += n
+		}
+	}
+	commits, rows, ok := CommittedBy(tbl, "w")
+	require.True(t, ok)
+	require.Equal(t, [2]int64{int64(len(panes)), written}, [2]int64{commits, rows})
 }
 
 // storedRows is how many rows tbl's data files hold, deleted or not.
