@@ -20,11 +20,12 @@
 #     scripts/lib/panes.py); the run keeps up when these equal RATE;
 #   - commit latency after each window's end (median, max, share within 1 s);
 #   - CPU seconds (user+sys) and peak RSS of the pipeline;
-#   - read cost: READS full scans (every column, rows counted and
-#     balance_cents summed, by icebergio.ReadRecords on prism:
-#     interop/goread) of the table as the stream left it, then `icebeam
-#     maintain --rewrite_data_files`, then READS scans of the compacted
-#     table; medians and their ratio.
+#   - read cost: `icebeam maintain --rewrite_data_files --min_input_files=2`
+#     (every file into one where they fit), then READS full
+#     scans (every column, rows counted and balance_cents summed, by
+#     icebergio.ReadRecords on prism: interop/goread) of the snapshot the
+#     stream left and of the compacted one, alternately; medians and their
+#     ratio.
 # The anchor: Spark (local[2], interop/spark/cdc_merge.py) loads the same
 # KEYS rows into a v3 merge-on-read table, then MERGEs SPARK_BATCHES
 # micro-batches of RATE x TRIGGER changes each (what one of our panes
@@ -91,28 +92,36 @@ grep -v '^{' "$OUT/panes.txt"
 OURS=$(tail -1 "$OUT/panes.txt")
 
 # 2. Read cost, before and after maintenance.
+# scan SNAPSHOT: one full scan of that snapshot of the table.
 scan() {
   /usr/bin/time -f "%e %M" -o "$OUT/scan.time" "$BIN/goread" --catalog_uri="$CATALOG_URI" --table=bench.accounts \
-    --sum=balance_cents > "$OUT/scan.log" 2> "$OUT/scan.err" \
+    --sum=balance_cents --snapshot_id="$1" > "$OUT/scan.log" 2> "$OUT/scan.err" \
     || { tail -20 "$OUT/scan.err" >&2; echo "bench-cdc: scan failed" >&2; exit 1; }
   echo "$(cut -d' ' -f1 "$OUT/scan.time") $(tail -1 "$OUT/scan.log")"
 }
+# files: the current snapshot's id, then what its files hold.
 files() {
   python3 - "$CATALOG_URI" <<'PY'
 import json, sys, urllib.request
 meta = json.load(urllib.request.urlopen(f"{sys.argv[1]}/v1/namespaces/bench/tables/accounts"))["metadata"]
 cur = [s for s in meta["snapshots"] if s["snapshot-id"] == meta["current-snapshot-id"]][0]["summary"]
-print(f"{cur.get('total-data-files')} data files, {cur.get('total-delete-files')} delete files, {cur.get('total-records')} rows stored, "
-      f"{cur.get('total-position-deletes')} deleted by position, {cur.get('total-equality-deletes')} by equality")
+print(meta["current-snapshot-id"], f"{cur.get('total-data-files')} data files, {cur.get('total-delete-files')} delete files, "
+      f"{cur.get('total-records')} rows stored, {cur.get('total-position-deletes')} deleted by position, "
+      f"{cur.get('total-equality-deletes')} by equality")
 PY
 }
 : > "$OUT/reads.txt"
-echo "table as the stream left it: $(files)"
-for i in $(seq "$READS"); do r=$(scan); echo "  scan $i: $r"; echo "before $r" >> "$OUT/reads.txt"; done
+read -r STREAMED WHAT < <(files)
+echo "table as the stream left it (snapshot $STREAMED): $WHAT"
 /usr/bin/time -f "%e" -o "$OUT/maintain.time" "$BIN/icebeam" maintain --catalog_uri="$CATALOG_URI" --table=bench.accounts \
-  --rewrite_data_files > "$OUT/maintain.log" 2>&1 || { tail -20 "$OUT/maintain.log" >&2; exit 1; }
-echo "icebeam maintain --rewrite_data_files: $(cat "$OUT/maintain.time")s; table now: $(files)"
-for i in $(seq "$READS"); do r=$(scan); echo "  scan $i: $r"; echo "after $r" >> "$OUT/reads.txt"; done
+  --rewrite_data_files --min_input_files=2 > "$OUT/maintain.log" 2>&1 || { tail -20 "$OUT/maintain.log" >&2; exit 1; }
+read -r COMPACTED WHAT < <(files)
+echo "icebeam maintain --rewrite_data_files: $(cat "$OUT/maintain.time")s; table now (snapshot $COMPACTED): $WHAT"
+# The two snapshots alternately, so that load on the machine falls on both.
+for i in $(seq "$READS"); do
+  r=$(scan "$STREAMED"); echo "  scan $i as streamed: $r"; echo "before $r" >> "$OUT/reads.txt"
+  r=$(scan "$COMPACTED"); echo "  scan $i compacted:   $r"; echo "after $r" >> "$OUT/reads.txt"
+done
 
 # 3. The anchor: Spark MERGE INTO.
 echo "spark: load $KEYS rows, then $SPARK_BATCHES MERGE INTO batches of $BATCH changes"
