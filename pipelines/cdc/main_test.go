@@ -116,6 +116,11 @@ func TestGeneratedStream(t *testing.T) {
 	if !strings.Contains(out, "Applied 1600 changes to cdc.accounts") || !strings.Contains(out, "deletion vectors") {
 		t.Errorf("no summary:\n%s", launchtest.Tail(out))
 	}
+	// The command it prints to look at the table works as printed, and
+	// shows the table's rows.
+	if look := launchtest.CheckLookCommand(t, out, dir); !strings.Contains(look, "owner-") {
+		t.Errorf("the printed command shows no rows:\n%s", launchtest.Tail(look))
+	}
 	got, version, deletes := readTable(t, dir, "cdc.accounts")
 	want := generatedState(8000/5, 40, cdc.Generated)
 	if !slices.Equal(got, want) {

@@ -83,13 +83,7 @@ func TestStreamToStandaloneCatalog(t *testing.T) {
 func serveCatalog(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "icebeam")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/icebeam")
-	build.Dir = launchtest.RepoRoot(t)
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build ./cmd/icebeam: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "serve", "--addr=127.0.0.1:0", "--local_dir="+filepath.Join(dir, "lakehouse"))
+	cmd := exec.Command(launchtest.Icebeam(t), "serve", "--addr=127.0.0.1:0", "--local_dir="+filepath.Join(dir, "lakehouse"))
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +148,8 @@ func runClicks(t *testing.T, bin, uri, dest string) map[string][]int64 {
 	if !strings.Contains(string(out), want) {
 		t.Errorf("clicks --iceberg_table=%s: output lacks the summary %q:\n%s", dest, want, launchtest.Tail(string(out)))
 	}
+	// The command it prints to look at the table works as printed.
+	launchtest.CheckLookCommand(t, string(out), cmd.Dir)
 	return commits
 }
 

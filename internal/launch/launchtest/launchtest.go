@@ -514,3 +514,53 @@ func stagesWorker(job Job) bool {
 	}
 	return false
 }
+
+// icebeamBin is the icebeam command built for this test process.
+var icebeamBin struct {
+	sync.Mutex
+	path string
+}
+
+// Icebeam builds cmd/icebeam (once per test process, again if the test that
+// built it has cleaned its directory up) and returns its path.
+func Icebeam(t testing.TB) string {
+	t.Helper()
+	icebeamBin.Lock()
+	defer icebeamBin.Unlock()
+	if icebeamBin.path != "" {
+		if _, err := os.Stat(icebeamBin.path); err == nil {
+			return icebeamBin.path
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "icebeam")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/icebeam")
+	build.Dir = RepoRoot(t)
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build ./cmd/icebeam: %v\n%s", err, out)
+	}
+	icebeamBin.path = bin
+	return bin
+}
+
+// lookLine is the command a pipeline prints for people to look at what it
+// wrote.
+var lookLine = regexp.MustCompile(`(?m)^Look at it: go run \./cmd/icebeam (.+)$`)
+
+// CheckLookCommand runs the command a pipeline's output printed to look at
+// its table, as printed but with the icebeam binary instead of go run, in
+// dir (where the pipeline ran: a default --local_dir is relative to it),
+// and fails t unless there is one and it succeeds. It returns its output.
+func CheckLookCommand(t testing.TB, out, dir string) string {
+	t.Helper()
+	m := lookLine.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("the output prints no command to look at the table:\n%s", Tail(out))
+	}
+	c := exec.Command(Icebeam(t), strings.Fields(m[1])...)
+	c.Dir = dir
+	got, err := c.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the printed command go run ./cmd/icebeam %s failed: %v\n%s", m[1], err, Tail(string(got)))
+	}
+	return string(got)
+}
