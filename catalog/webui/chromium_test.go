@@ -4,16 +4,16 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/internal/browsertest"
 )
 
 // TestUIInChromium loads a table page in headless Chromium (installed by
@@ -22,13 +22,7 @@ import (
 // committed after the page was rendered. It also takes screenshots at
 // 1280x800 and a phone's width into $ICEBEAM_UI_SCREENSHOTS when set.
 func TestUIInChromium(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("BROWSER") == "require" {
-			t.Fatal("chromium is not on PATH and BROWSER=require: run ./scripts/chromium.sh")
-		}
-		t.Skip("chromium is not on PATH (./scripts/chromium.sh installs it)")
-	}
+	chromium := browsertest.Chromium(t)
 	var (
 		once  sync.Once
 		added int64
@@ -46,16 +40,7 @@ func TestUIInChromium(t *testing.T) {
 	require.NoError(t, err)
 	page := f.url + "/ui/tables/db/events"
 
-	browse := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, chromium, append([]string{"--headless", "--no-sandbox", "--disable-gpu",
-			"--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + t.TempDir()}, args...)...)
-		out, err := cmd.Output()
-		require.NoError(t, err, "chromium %s", strings.Join(args, " "))
-		return string(out)
-	}
+	browse := func(args ...string) string { t.Helper(); return browsertest.Run(t, chromium, args...) }
 	// Virtual time runs the page's timers (the poll) without waiting for
 	// them in real time.
 	dom := browse("--virtual-time-budget=8000", "--dump-dom", page)

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +18,8 @@ import (
 
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/internal/browsertest"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
@@ -26,13 +32,7 @@ import (
 // current snapshot id and the snapshot count `icebeam describe` gives.
 // Screenshots of both pages are kept in .cache/test-artifacts/ui.
 func TestServeUIFollowsAClicksStream(t *testing.T) {
-	chromium, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("BROWSER") == "require" {
-			t.Fatal("chromium is not on PATH and BROWSER=require: run ./scripts/chromium.sh")
-		}
-		t.Skip("chromium is not on PATH (./scripts/chromium.sh installs it)")
-	}
+	chromium := browsertest.Chromium(t)
 	if testing.Short() {
 		t.Skip("streams for 20 s")
 	}
@@ -61,26 +61,39 @@ func TestServeUIFollowsAClicksStream(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the stream committed fewer than 2 snapshots in a minute:\n%s", out.String())
 	}
 
-	browse := func(args ...string) string {
-		t.Helper()
-		bctx, bcancel := context.WithTimeout(ctx, time.Minute)
-		defer bcancel()
-		c := exec.CommandContext(bctx, chromium, append([]string{"--headless", "--no-sandbox", "--disable-gpu",
-			"--disable-dev-shm-usage", "--no-first-run", "--user-data-dir=" + t.TempDir()}, args...)...)
-		dom, err := c.Output()
-		require.NoError(t, err, "chromium %s", strings.Join(args, " "))
-		return string(dom)
-	}
+	browse := func(args ...string) string { t.Helper(); return browsertest.Run(t, chromium, args...) }
 	front := browse("--dump-dom", u+"/")
 	require.Contains(t, front, `href="/ui/tables/clicks/user_clicks"`, "the front page does not link the stream's table")
 	page := u + "/ui/tables/clicks/user_clicks"
-	// The page's script polls every few (virtual) seconds while the stream
-	// commits every real one; a few tries make a commit between render and
-	// poll certain enough.
-	followed := false
-	for try := 0; try < 3 && !followed; try++ {
-		followed = strings.Contains(browse("--virtual-time-budget=30000", "--dump-dom", page), " new snapshot")
-	}
+	// The page's script polls every few virtual seconds, which pass in a
+	// moment of real time: a proxy holds its polls until the stream has
+	// committed a snapshot the catalog did not have when the page was
+	// asked for, so that there is always one to show.
+	asked := make(chan int, 1)
+	target, err := url.Parse(u)
+	require.NoError(t, err)
+	rp := httputil.NewSingleHostReverseProxy(target)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/ui/api/") {
+			n := <-asked
+			asked <- n
+			for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				if tbl, err := cat.LoadTable(r.Context(), ident); err == nil && len(tbl.Metadata().Snapshots()) > n {
+					break
+				}
+			}
+		} else if strings.HasPrefix(r.URL.Path, "/ui/tables/") && len(asked) == 0 {
+			tbl, err := cat.LoadTable(r.Context(), ident)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusBadGateway)
+				return
+			}
+			asked <- len(tbl.Metadata().Snapshots())
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	defer proxy.Close()
+	followed := strings.Contains(browse("--virtual-time-budget=30000", "--dump-dom", proxy.URL+"/ui/tables/clicks/user_clicks"), " new snapshot")
 	require.True(t, followed, "the table's page never showed a snapshot committed after it was rendered")
 
 	require.NoError(t, <-done, "clicks:\n%s", out.String())

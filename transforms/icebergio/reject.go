@@ -106,7 +106,7 @@ func (f *rejectFn) Setup() error {
 	return nil
 }
 
-func (f *rejectFn) ProcessElement(_ context.Context, row beam.X, good func(beam.X), bad func(RejectedRow)) {
+func (f *rejectFn) ProcessElement(ctx context.Context, row beam.X, good func(beam.X), bad func(RejectedRow)) {
 	if f.check == nil {
 		good(row)
 		return
@@ -114,7 +114,7 @@ func (f *rejectFn) ProcessElement(_ context.Context, row beam.X, good func(beam.
 	v := any(row)
 	p := f.check.rows.rowPointer(&v)
 	if why := f.check.check(p); why != "" {
-		rejectedCounter.Inc(context.Background(), 1)
+		rejectedCounter.Inc(ctx, 1)
 		bad(RejectedRow{Table: f.dest.of(p), Row: f.check.rowJSON(p), Reason: why})
 		return
 	}
