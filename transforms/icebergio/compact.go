@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/transforms/maintenance"
@@ -153,18 +154,13 @@ func (idx *keyIndex) applyRewrite(ctx context.Context, tbl *table.Table, snapsho
 		idx.files[fi].gone = true
 		delete(idx.byPath, idx.files[fi].file.FilePath())
 	}
-	idx.live.deleteFunc(func(loc rowLoc) bool { return idx.files[loc.file].gone })
-	fs, err := tbl.FS(ctx)
-	if err != nil {
-		return err
-	}
+	var files []iceberg.DataFile
 	for _, r := range results {
-		for _, f := range r.New {
-			fi := idx.add(fileInfo{file: f})
-			if err := idx.readKeys(ctx, fs, fi, keys, order, nil); err != nil {
-				return err
-			}
-		}
+		files = append(files, r.New...)
+	}
+	gone := func(i int) bool { return idx.files[idx.entries[i].file].gone }
+	if err := idx.addFiles(ctx, tbl, files, keys, order, gone); err != nil {
+		return err
 	}
 	idx.snapshot = snapshot
 	return nil

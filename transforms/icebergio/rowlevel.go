@@ -11,15 +11,13 @@ package icebergio
 //     table's live rows, key -> (data file, position, order value), built by
 //     reading the key and order columns of the table's data files once and
 //     then kept up to date from what it commits; a snapshot it did not make
-//     rebuilds it. A data file that already has a DV gets a new one holding
-//     the old positions and the new, and the old one is removed in the same
-//     commit. Memory, on the one worker that commits the table: about 100
-//     bytes per live key of up to 15 encoded bytes (one or two integer
-//     columns, short strings), stored inline (see keyMap), with 24 bytes
-//     of location and the map's own (BenchmarkCommitChanges, 1M keys of
-//     one long column, one run); longer keys cost their length and a
-//     string header more. 1M keys take about 100 MB. Past what one worker
-//     holds, split the table's key space over tables (a template).
+//     rebuilds it (keyindex.go). A data file that already has a DV gets a
+//     new one holding the old positions and the new, and the old one is
+//     removed in the same commit. Memory, on the one worker that commits
+//     the table: 32 bytes per live row, 64 while a commit merges into it,
+//     whatever the key's length (BenchmarkCommitChanges reports it); 1M
+//     keys take 32 MB. Past what one worker holds, split the table's key
+//     space over tables (a template).
 //   - format v2: with equality deletes on the key columns, one row per key
 //     the pane changes, as Flink's upsert sink writes them. Readers then
 //     join every data file older than a delete with it (Spark's and
@@ -27,26 +25,23 @@ package icebergio
 //     reads as deletes pile up until the table is compacted.
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"iter"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet/file"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	iceio "github.com/apache/iceberg-go/io"
@@ -69,6 +64,15 @@ const (
 // parseOp reads an operation: Debezium's c, r, u, d, and the names Beam
 // Java's CDC write and Flink use.
 func parseOp(s string) (rowOp, bool) {
+	if len(s) == 1 { // Debezium's, the common case
+		switch s[0] {
+		case 'c', 'r', 'u', 'i', 'C', 'R', 'U', 'I':
+			return opUpsert, true
+		case 'd', 'D':
+			return opDelete, true
+		}
+		return 0, false
+	}
 	switch strings.ToLower(s) {
 	case "c", "r", "u", "i", "insert", "create", "read", "update", "update_after", "upsert", "+i", "+u":
 		return opUpsert, true
@@ -157,37 +161,25 @@ func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
 type paneRows struct {
 	batches []arrow.RecordBatch // the pane's rows as decoded, the Op column included
 	cols    []*rowColumns       // the row-level columns of each batch
-	winners keyMap[int32]       // by encoded key: the index of the key's winner in wins
-	wins    []winner
+	chunkOf []int32             // the chunk each batch came from, an index into ids
 	ids     []chunkID
-	rows    int64 // rows received
+	sentMS  []int64  // each chunk's SentMS
+	wins    []winner // one per key the pane changes, sorted by key
+	rows    int64    // rows received
 }
 
 // winner is the change that wins for a key in a pane.
 type winner struct {
+	key        rowKey
 	batch, row int32
 	order      int64
 	op         rowOp
-	seq        seqNo
 }
 
-// seqNo orders rows that have equal Order values: the chunk encoded last
-// wins, then the later row in it; chunk ids break ties of the clock, so
-// the choice does not depend on the order the runner delivers chunks in.
-type seqNo struct {
-	sentMS int64
-	chunk  chunkID
-	row    int
-}
-
-func (a seqNo) after(b seqNo) bool {
-	if a.sentMS != b.sentMS {
-		return a.sentMS > b.sentMS
-	}
-	if c := strings.Compare(string(a.chunk[:]), string(b.chunk[:])); c != 0 {
-		return c > 0
-	}
-	return a.row > b.row
+// paneChange is one change of a pane, as collapse sorts them.
+type paneChange struct {
+	key        rowKey
+	batch, row int32
 }
 
 func (p *paneRows) release() {
@@ -197,73 +189,109 @@ func (p *paneRows) release() {
 	p.batches = nil
 }
 
-// collapse decodes chunks and keeps, for each key, the change that wins.
+// collapse decodes chunks and keeps, for each key, the change that wins:
+// the highest Order value, then the one encoded last (see later). The
+// changes are sorted by key, so each key's changes are adjacent and the
+// winners come out sorted, as the key index wants them.
 func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], keys []string) (*paneRows, error) {
-	p := &paneRows{winners: newKeyMap[int32]()}
+	p := &paneRows{}
+	var changes []paneChange
 	var kb []byte
+	fail := func(err error) (*paneRows, error) {
+		p.release()
+		return nil, err
+	}
 	for c, err := range chunks {
 		if err != nil {
-			p.release()
-			return nil, err
+			return fail(err)
 		}
+		ci := int32(len(p.ids))
 		p.ids = append(p.ids, c.ID)
-		row := 0
+		p.sentMS = append(p.sentMS, c.SentMS)
 		for rec, err := range s.enc.decode(ctx, func(yield func(*chunk, error) bool) { yield(c, nil) }) {
 			if err != nil {
-				p.release()
-				return nil, err
+				return fail(err)
 			}
 			b := int32(len(p.batches))
 			p.batches = append(p.batches, rec)
+			p.chunkOf = append(p.chunkOf, ci)
 			cols, err := rowLevelColumns(rec, keys, s.cfg.Op, s.cfg.Order)
 			if err != nil {
-				p.release()
-				return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
+				return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
 			}
 			p.cols = append(p.cols, cols)
-			for r := 0; r < int(rec.NumRows()); r++ {
+			for r := range int(rec.NumRows()) {
 				p.rows++
-				op := opUpsert
-				if cols.op != nil {
-					var ok bool
-					if op, ok = parseOp(cols.op.Value(r)); !ok {
-						p.release()
-						return nil, fmt.Errorf("icebergio: table %s: row with key %s: unknown operation %q in %s (want c, r, u or d, or insert, update or delete)",
-							dest, cols.keyString(r), cols.op.Value(r), s.cfg.Op)
-					}
-				}
-				if op == opIgnore {
+				if op, err := cols.opOf(r); err != nil {
+					return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
+				} else if op == opIgnore {
 					continue
 				}
 				if kb, err = cols.appendKey(kb[:0], r); err != nil {
-					p.release()
-					return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
+					return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
 				}
-				w := winner{batch: b, row: int32(r), op: op, seq: seqNo{c.SentMS, c.ID, row}}
-				if cols.order != nil {
-					w.order = cols.order(r)
-				}
-				row++
-				i, ok := p.winners.get(kb)
-				switch {
-				case !ok:
-					p.winners.put(kb, int32(len(p.wins)))
-					p.wins = append(p.wins, w)
-				case w.order > p.wins[i].order || (w.order == p.wins[i].order && w.seq.after(p.wins[i].seq)):
-					p.wins[i] = w
-				}
+				changes = append(changes, paneChange{key: makeRowKey(kb), batch: b, row: int32(r)})
 			}
 		}
+	}
+	changes = sortByKey(changes, func(c *paneChange) rowKey { return c.key })
+	for i := 0; i < len(changes); {
+		best, j := i, i+1
+		for ; j < len(changes) && changes[j].key == changes[i].key; j++ {
+			if p.later(changes[j], changes[best]) {
+				best = j
+			}
+		}
+		c := changes[best]
+		cols := p.cols[c.batch]
+		w := winner{key: c.key, batch: c.batch, row: c.row}
+		w.op, _ = cols.opOf(int(c.row))
+		if cols.order != nil {
+			w.order = cols.order(int(c.row))
+		}
+		p.wins = append(p.wins, w)
+		i = j
 	}
 	return p, nil
 }
 
+// later reports whether change a wins over b, a change to the same key
+// that collapse's stable sort put before it: a higher Order value wins;
+// at equal values, the chunk encoded last, then the later row in it. Chunk
+// ids break ties of the clock, so the choice does not depend on the order
+// the runner delivers chunks in.
+func (p *paneRows) later(a, b paneChange) bool {
+	if order := p.cols[a.batch].order; order != nil {
+		if oa, ob := order(int(a.row)), p.cols[b.batch].order(int(b.row)); oa != ob {
+			return oa > ob
+		}
+	}
+	ca, cb := p.chunkOf[a.batch], p.chunkOf[b.batch]
+	if ca == cb {
+		return true // the sort kept the chunk's order
+	}
+	return cmp.Or(cmp.Compare(p.sentMS[ca], p.sentMS[cb]), bytes.Compare(p.ids[ca][:], p.ids[cb][:])) > 0
+}
+
 // rowColumns are the columns of a batch that row-level writes read.
 type rowColumns struct {
-	keys  []arrow.Array
-	names []string
-	op    *array.String
-	order func(int) int64
+	keys   []arrow.Array
+	names  []string
+	op     *array.String
+	opName string
+	order  func(int) int64
+}
+
+// opOf is row r's operation: an upsert when the rows have no Op column.
+func (c *rowColumns) opOf(r int) (rowOp, error) {
+	if c.op == nil {
+		return opUpsert, nil
+	}
+	op, ok := parseOp(c.op.Value(r))
+	if !ok {
+		return 0, fmt.Errorf("row with key %s: unknown operation %q in %s (want c, r, u or d, or insert, update or delete)", c.keyString(r), c.op.Value(r), c.opName)
+	}
+	return op, nil
 }
 
 func rowLevelColumns(rec arrow.RecordBatch, keys []string, opName, orderName string) (*rowColumns, error) {
@@ -291,7 +319,7 @@ func rowLevelColumns(rec arrow.RecordBatch, keys []string, opName, orderName str
 		if !ok {
 			return nil, fmt.Errorf("operation column %s is %s, not a string", opName, a.DataType())
 		}
-		c.op = s
+		c.op, c.opName = s, opName
 	}
 	if orderName != "" {
 		a, err := col(orderName)
@@ -339,7 +367,9 @@ func appendKeyOf(dst []byte, keys []arrow.Array, names []string, r int) ([]byte,
 		case *array.Int64:
 			dst = binary.BigEndian.AppendUint64(dst, uint64(a.Value(r)))
 		case *array.Int32:
-			dst = binary.BigEndian.AppendUint32(dst, uint32(a.Value(r)))
+			// As a long: a key column promoted from int to long keeps
+			// its keys.
+			dst = binary.BigEndian.AppendUint64(dst, uint64(int64(a.Value(r))))
 		case *array.Date32:
 			dst = binary.BigEndian.AppendUint32(dst, uint32(a.Value(r)))
 		case *array.Timestamp:
@@ -599,6 +629,7 @@ type rowPlan struct {
 	insert     []bool          // per batch row: written as a new row
 	insertN    int64           // rows to write
 	deletes    map[int][]int64 // v3: data file index -> positions of rows replaced or deleted
+	replaced   []int           // v3: the key index entries of those rows, ascending
 	deleteKeys []*winner       // v2: keys to delete older rows of, in the order of their rows
 	upserted   int64           // winners written
 	updated    int64           // v3: of those, rows that replaced a live row
@@ -632,17 +663,19 @@ func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
 		total += int(b.NumRows())
 	}
 	p.insert = make([]bool, total)
-	var kb []byte
+	at := 0 // the wins are sorted by key, as idx is
 	for i := range w.pane.wins {
 		win := &w.pane.wins[i]
 		if idx != nil {
-			kb = w.pane.key(kb[:0], win)
-			if loc, ok := idx.live.get(kb); ok {
-				if w.s.cfg.Order != "" && loc.order > win.order {
+			var live bool
+			if at, live = idx.find(win.key, at); live {
+				e := idx.entries[at]
+				if w.s.cfg.Order != "" && e.order > win.order {
 					p.stale++
 					continue
 				}
-				p.deletes[int(loc.file)] = append(p.deletes[int(loc.file)], loc.pos)
+				p.deletes[int(e.file)] = append(p.deletes[int(e.file)], int64(e.pos))
+				p.replaced = append(p.replaced, at)
 				if win.op == opUpsert {
 					p.updated++
 				} else {
@@ -661,19 +694,11 @@ func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
 			p.upserted++
 		}
 	}
-	// Deterministic files: v2's deletes in the order of their rows (the
-	// winners come in the order their keys were first seen).
+	// Deterministic files: v2's deletes in the order of their rows.
 	slices.SortFunc(p.deleteKeys, func(a, b *winner) int {
 		return cmp.Or(cmp.Compare(a.batch, b.batch), cmp.Compare(a.row, b.row))
 	})
 	return p
-}
-
-// key appends the encoded key of win's row to dst; collapse checked that
-// it encodes.
-func (p *paneRows) key(dst []byte, win *winner) []byte {
-	dst, _ = p.cols[win.batch].appendKey(dst, int(win.row))
-	return dst
 }
 
 // fingerprint identifies the rows an insert set selects.
@@ -897,227 +922,6 @@ func (s *sink) tableWriteSchema(tbl *table.Table) (*iceberg.Schema, error) {
 		}
 	}
 	return withTableIDs(iceberg.NewSchema(s.rows.iceberg.ID, fields...), tbl.Schema())
-}
-
-// keyIndex is where each live row of a table is, by key: see the top of
-// this file.
-type keyIndex struct {
-	mu       sync.Mutex
-	snapshot int64 // the snapshot the index reflects; -1: none yet
-	live     keyMap[rowLoc]
-	files    []fileInfo
-	byPath   map[string]int32
-}
-
-type rowLoc struct {
-	file  int32
-	pos   int64
-	order int64
-}
-
-type fileInfo struct {
-	file iceberg.DataFile
-	dv   iceberg.DataFile // its deletion vector; nil when it has none
-	live int64            // its rows the index holds live
-	gone bool             // rewritten away: no longer in the table
-}
-
-// keyIndex is dest's index, shared by the sink's commits.
-func (s *sink) keyIndex(dest string) *keyIndex {
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	if s.indexes == nil {
-		s.indexes = map[string]*keyIndex{}
-	}
-	idx := s.indexes[dest]
-	if idx == nil {
-		idx = &keyIndex{snapshot: -1}
-		s.indexes[dest] = idx
-	}
-	return idx
-}
-
-func (idx *keyIndex) invalidate() { idx.snapshot = -1 }
-
-// sync makes idx reflect tbl's current snapshot, rebuilding it unless it
-// does already.
-func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, order string) error {
-	cur := int64(0)
-	if snap := tbl.CurrentSnapshot(); snap != nil {
-		cur = snap.SnapshotID
-	}
-	if idx.snapshot == cur {
-		return nil
-	}
-	start := time.Now()
-	idx.live, idx.files, idx.byPath = newKeyMap[rowLoc](), nil, map[string]int32{}
-	idx.snapshot = -1
-	if cur == 0 {
-		idx.snapshot = 0
-		return nil
-	}
-	tasks, err := tbl.Scan().PlanFiles(ctx)
-	if err != nil {
-		return fmt.Errorf("listing the table's files: %w", err)
-	}
-	fs, err := tbl.FS(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range tasks {
-		path := t.File.FilePath()
-		if _, seen := idx.byPath[path]; seen {
-			continue
-		}
-		info := fileInfo{file: t.File}
-		switch {
-		case len(t.EqualityDeleteFiles) > 0:
-			return fmt.Errorf("data file %s has equality deletes, which a format v3 table's upserts do not write: convert them to deletion vectors first", path)
-		case len(t.DeleteFiles) > 0:
-			return fmt.Errorf("data file %s has position delete files, not a deletion vector: rewrite the table's data files first", path)
-		case len(t.DeletionVectorFiles) > 1:
-			return fmt.Errorf("data file %s has %d deletion vectors (at most one is allowed)", path, len(t.DeletionVectorFiles))
-		case len(t.DeletionVectorFiles) == 1:
-			info.dv = t.DeletionVectorFiles[0]
-		}
-		var deleted func(int64) bool
-		if info.dv != nil {
-			bm, err := dv.ReadDV(fs, info.dv)
-			if err != nil {
-				return fmt.Errorf("reading the deletion vector of %s: %w", path, err)
-			}
-			deleted = func(pos int64) bool { return bm.Contains(uint64(pos)) }
-		}
-		fi := idx.add(info)
-		if err := idx.readKeys(ctx, fs, fi, keys, order, deleted); err != nil {
-			return err
-		}
-	}
-	idx.snapshot = cur
-	log.Infof(ctx, "icebergio: table %s: key index of %d live rows in %d files built in %v",
-		strings.Join(tbl.Identifier(), "."), idx.live.len(), len(idx.files), time.Since(start).Round(time.Millisecond))
-	return nil
-}
-
-func (idx *keyIndex) add(info fileInfo) int32 {
-	fi := int32(len(idx.files))
-	idx.files = append(idx.files, info)
-	idx.byPath[info.file.FilePath()] = fi
-	return fi
-}
-
-// readKeys adds the live rows of data file fi to the index.
-func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, fi int32, keys []string, order string, deleted func(int64) bool) error {
-	path := idx.files[fi].file.FilePath()
-	f, err := fs.Open(path)
-	if err != nil {
-		return fmt.Errorf("opening %s: %w", path, err)
-	}
-	defer f.Close()
-	pf, err := file.NewParquetReader(f)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer pf.Close()
-	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: maxBatchRows}, memory.DefaultAllocator)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	sc, err := fr.Schema()
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	want := append(slices.Clone(keys), order)
-	if order == "" {
-		want = keys
-	}
-	var cols []int
-	for _, name := range want {
-		idxs := sc.FieldIndices(name)
-		if len(idxs) == 0 {
-			return fmt.Errorf("data file %s has no column %s", path, name)
-		}
-		cols = append(cols, idxs[0])
-	}
-	rr, err := fr.GetRecordReader(ctx, cols, nil)
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	defer rr.Release()
-	var pos int64
-	var kb []byte
-	for rr.Next() {
-		rec := rr.RecordBatch()
-		keyCols := make([]arrow.Array, len(keys))
-		for i := range keys {
-			keyCols[i] = rec.Column(i)
-		}
-		orderOf := func(int) int64 { return math.MinInt64 }
-		if order != "" {
-			if orderOf, err = int64Values(rec.Column(len(keys))); err != nil {
-				return fmt.Errorf("data file %s, column %s: %w", path, order, err)
-			}
-		}
-		for r := 0; r < int(rec.NumRows()); r++ {
-			p := pos + int64(r)
-			if deleted != nil && deleted(p) {
-				continue
-			}
-			if kb, err = appendKeyOf(kb[:0], keyCols, keys, r); err != nil {
-				return fmt.Errorf("data file %s, row %d: %w", path, p, err)
-			}
-			if prev, dup := idx.live.get(kb); dup {
-				return fmt.Errorf("key %x is live twice: in %s row %d and %s row %d", kb, idx.files[prev.file].file.FilePath(), prev.pos, path, p)
-			}
-			idx.live.put(kb, rowLoc{file: fi, pos: p, order: orderOf(r)})
-			idx.files[fi].live++
-		}
-		pos += rec.NumRows()
-	}
-	return rr.Err()
-}
-
-// applyCommit brings idx from the snapshot it reflected to the one w's
-// commit made: the deleted rows go, the written ones come in, and the data
-// files with new deletion vectors point at them.
-func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot int64, p *rowPlan, w *rowWrite) error {
-	snap := tbl.Metadata().SnapshotByID(snapshot)
-	if snap == nil || snap.ParentSnapshotID == nil && idx.snapshot != 0 || snap.ParentSnapshotID != nil && *snap.ParentSnapshotID != idx.snapshot {
-		return fmt.Errorf("snapshot %d does not follow the indexed snapshot %d", snapshot, idx.snapshot)
-	}
-	idx.snapshot = -1
-	var kb []byte
-	for i := range w.pane.wins {
-		win := &w.pane.wins[i]
-		kb = w.pane.key(kb[:0], win)
-		if loc, ok := idx.live.get(kb); ok && (w.s.cfg.Order == "" || loc.order <= win.order) {
-			idx.live.del(kb)
-			idx.files[loc.file].live--
-		}
-	}
-	for _, d := range w.dvs {
-		ref := d.ReferencedDataFile()
-		if ref == nil {
-			return fmt.Errorf("deletion vector %s names no data file", d.FilePath())
-		}
-		fi, ok := idx.byPath[*ref]
-		if !ok {
-			return fmt.Errorf("deletion vector for unknown data file %s", *ref)
-		}
-		idx.files[fi].dv = d
-	}
-	fs, err := tbl.FS(ctx)
-	if err != nil {
-		return err
-	}
-	for _, f := range w.data {
-		fi := idx.add(fileInfo{file: f})
-		if err := idx.readKeys(ctx, fs, fi, w.keys, w.s.cfg.Order, nil); err != nil {
-			return err
-		}
-	}
-	idx.snapshot = snapshot
-	return nil
 }
 
 // tableColumnsOf converts batches of rows (with rows' Arrow schema minus

@@ -370,7 +370,7 @@ func BenchmarkCommitChanges(b *testing.B) {
 	require.NoError(b, idx.sync(ctx, tbl, []string{"id"}, "lsn"))
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	perKey := float64(after.HeapAlloc-before.HeapAlloc) / float64(idx.live.len())
+	perKey := float64(after.HeapAlloc-before.HeapAlloc) / float64(len(idx.entries))
 	runtime.KeepAlive(idx)
 	r := rand.New(rand.NewPCG(1, 2))
 	lsn := int64(keys)

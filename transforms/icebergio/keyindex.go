@@ -1,0 +1,388 @@
+package icebergio
+
+// The key index of a format v3 row-level table: where each live row is, by
+// key, so that a change finds the row it replaces without reading the
+// table. It is a sorted array, not a hash map: a pane's changes are sorted
+// by key too (a radix sort, a few sequential passes), and then finding
+// every changed key's row is one merge of two sorted lists, and updating
+// the index one more. A map spends a cache miss on each of a pane's
+// millions of lookups; the arrays are read front to back. Memory: 32 bytes
+// per live row (indexEntry), twice that while a commit merges.
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/iceberg-go"
+	iceio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+	"github.com/apache/iceberg-go/table/dv"
+)
+
+// rowKey is a row's key as the index sorts and compares it. An encoded
+// key (appendKeyOf) of up to 16 bytes is held as it is, zero-padded: the
+// encoding is prefix-free for a table's key columns (fixed-width numbers,
+// length-prefixed strings), so padding keeps distinct keys distinct.
+// Longer keys are a 128-bit hash under seeds drawn per process: two
+// distinct long keys, or a long and a short one, are taken for one with a
+// probability of 2^-128 per pair.
+type rowKey struct{ hi, lo uint64 }
+
+var longKeySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func makeRowKey(enc []byte) rowKey {
+	if len(enc) <= 16 {
+		var b [16]byte
+		copy(b[:], enc)
+		return rowKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
+	}
+	return rowKey{maphash.Bytes(longKeySeeds[0], enc), maphash.Bytes(longKeySeeds[1], enc)}
+}
+
+func (k rowKey) compare(o rowKey) int {
+	return cmp.Or(cmp.Compare(k.hi, o.hi), cmp.Compare(k.lo, o.lo))
+}
+
+// sortByKey sorts s by key, stably, and returns the sorted slice, which is
+// s or a buffer of its length: an LSD radix sort in 16-bit digits that
+// skips the digits all keys share (an integer key of ids below 2^48 takes
+// three passes).
+func sortByKey[T any](s []T, key func(*T) rowKey) []T {
+	if len(s) < 1<<12 {
+		slices.SortStableFunc(s, func(a, b T) int { return key(&a).compare(key(&b)) })
+		return s
+	}
+	var or, and rowKey
+	and = rowKey{math.MaxUint64, math.MaxUint64}
+	for i := range s {
+		k := key(&s[i])
+		or.hi, or.lo = or.hi|k.hi, or.lo|k.lo
+		and.hi, and.lo = and.hi&k.hi, and.lo&k.lo
+	}
+	tmp := make([]T, len(s))
+	var count [1 << 16]int
+	for d := range 8 {
+		word := func(k rowKey) uint64 { return k.lo }
+		mask := or.lo ^ and.lo
+		if d >= 4 {
+			word = func(k rowKey) uint64 { return k.hi }
+			mask = or.hi ^ and.hi
+		}
+		shift := uint(d%4) * 16
+		if (mask>>shift)&0xffff == 0 {
+			continue
+		}
+		clear(count[:])
+		for i := range s {
+			count[(word(key(&s[i]))>>shift)&0xffff]++
+		}
+		sum := 0
+		for i, c := range count {
+			count[i] = sum
+			sum += c
+		}
+		for i := range s {
+			digit := (word(key(&s[i])) >> shift) & 0xffff
+			tmp[count[digit]] = s[i]
+			count[digit]++
+		}
+		s, tmp = tmp, s
+	}
+	return s
+}
+
+// keyIndex is where each live row of a table is, by key: see the top of
+// this file and of rowlevel.go.
+type keyIndex struct {
+	snapshot int64        // the snapshot the index reflects; -1: none yet
+	entries  []indexEntry // one per live row, sorted by key, keys unique
+	files    []fileInfo
+	byPath   map[string]int32
+}
+
+// indexEntry is a live row: its key, where it is, and its Order value
+// (math.MinInt64 without one).
+type indexEntry struct {
+	key   rowKey
+	file  int32
+	pos   uint32
+	order int64
+}
+
+func entryKey(e *indexEntry) rowKey { return e.key }
+
+type fileInfo struct {
+	file iceberg.DataFile
+	dv   iceberg.DataFile // its deletion vector; nil when it has none
+	live int64            // its rows the index holds live
+	gone bool             // rewritten away: no longer in the table
+}
+
+// keyIndex is dest's index, shared by the sink's commits.
+func (s *sink) keyIndex(dest string) *keyIndex {
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	if s.indexes == nil {
+		s.indexes = map[string]*keyIndex{}
+	}
+	idx := s.indexes[dest]
+	if idx == nil {
+		idx = &keyIndex{snapshot: -1}
+		s.indexes[dest] = idx
+	}
+	return idx
+}
+
+func (idx *keyIndex) invalidate() { idx.snapshot = -1 }
+
+// find is the position of the entry with key k, from position from on, or
+// the position it would take and false.
+func (idx *keyIndex) find(k rowKey, from int) (int, bool) {
+	e := idx.entries
+	for from < len(e) && e[from].key.compare(k) < 0 {
+		from++
+	}
+	return from, from < len(e) && e[from].key == k
+}
+
+// sync makes idx reflect tbl's current snapshot, rebuilding it unless it
+// does already.
+func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, order string) error {
+	cur := int64(0)
+	if snap := tbl.CurrentSnapshot(); snap != nil {
+		cur = snap.SnapshotID
+	}
+	if idx.snapshot == cur {
+		return nil
+	}
+	start := time.Now()
+	idx.entries, idx.files, idx.byPath = nil, nil, map[string]int32{}
+	idx.snapshot = -1
+	if cur == 0 {
+		idx.snapshot = 0
+		return nil
+	}
+	tasks, err := tbl.Scan().PlanFiles(ctx)
+	if err != nil {
+		return fmt.Errorf("listing the table's files: %w", err)
+	}
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return err
+	}
+	var rows int64
+	for _, t := range tasks {
+		rows += t.File.Count()
+	}
+	entries := make([]indexEntry, 0, rows)
+	for _, t := range tasks {
+		path := t.File.FilePath()
+		if _, seen := idx.byPath[path]; seen {
+			continue
+		}
+		info := fileInfo{file: t.File}
+		switch {
+		case len(t.EqualityDeleteFiles) > 0:
+			return fmt.Errorf("data file %s has equality deletes, which a format v3 table's upserts do not write: convert them to deletion vectors first", path)
+		case len(t.DeleteFiles) > 0:
+			return fmt.Errorf("data file %s has position delete files, not a deletion vector: rewrite the table's data files first", path)
+		case len(t.DeletionVectorFiles) > 1:
+			return fmt.Errorf("data file %s has %d deletion vectors (at most one is allowed)", path, len(t.DeletionVectorFiles))
+		case len(t.DeletionVectorFiles) == 1:
+			info.dv = t.DeletionVectorFiles[0]
+		}
+		var deleted func(int64) bool
+		if info.dv != nil {
+			bm, err := dv.ReadDV(fs, info.dv)
+			if err != nil {
+				return fmt.Errorf("reading the deletion vector of %s: %w", path, err)
+			}
+			deleted = func(pos int64) bool { return bm.Contains(uint64(pos)) }
+		}
+		if entries, err = idx.readKeys(ctx, fs, entries, idx.add(info), keys, order, deleted); err != nil {
+			return err
+		}
+	}
+	entries = sortByKey(entries, entryKey)
+	for i := 1; i < len(entries); i++ {
+		if a, b := entries[i-1], entries[i]; a.key == b.key {
+			return fmt.Errorf("a key is live twice: in %s row %d and %s row %d", idx.files[a.file].file.FilePath(), a.pos, idx.files[b.file].file.FilePath(), b.pos)
+		}
+	}
+	idx.entries = entries
+	idx.snapshot = cur
+	log.Infof(ctx, "icebergio: table %s: key index of %d live rows in %d files built in %v",
+		strings.Join(tbl.Identifier(), "."), len(idx.entries), len(idx.files), time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+func (idx *keyIndex) add(info fileInfo) int32 {
+	fi := int32(len(idx.files))
+	idx.files = append(idx.files, info)
+	idx.byPath[info.file.FilePath()] = fi
+	return fi
+}
+
+// readKeys appends the live rows of data file fi to entries, in file
+// order, and counts them as the file's live rows.
+func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, entries []indexEntry, fi int32, keys []string, order string, deleted func(int64) bool) ([]indexEntry, error) {
+	path := idx.files[fi].file.FilePath()
+	if n := idx.files[fi].file.Count(); n > math.MaxUint32 {
+		return entries, fmt.Errorf("data file %s has %d rows, more than the key index can point into (2^32)", path, n)
+	}
+	f, err := fs.Open(path)
+	if err != nil {
+		return entries, fmt.Errorf("opening %s: %w", path, err)
+	}
+	defer f.Close()
+	pf, err := file.NewParquetReader(f)
+	if err != nil {
+		return entries, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer pf.Close()
+	fr, err := pqarrow.NewFileReader(pf, pqarrow.ArrowReadProperties{BatchSize: maxBatchRows}, memory.DefaultAllocator)
+	if err != nil {
+		return entries, fmt.Errorf("reading %s: %w", path, err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		return entries, fmt.Errorf("reading %s: %w", path, err)
+	}
+	want := append(slices.Clone(keys), order)
+	if order == "" {
+		want = keys
+	}
+	var cols []int
+	for _, name := range want {
+		idxs := sc.FieldIndices(name)
+		if len(idxs) == 0 {
+			return entries, fmt.Errorf("data file %s has no column %s", path, name)
+		}
+		cols = append(cols, idxs[0])
+	}
+	rr, err := fr.GetRecordReader(ctx, cols, nil)
+	if err != nil {
+		return entries, fmt.Errorf("reading %s: %w", path, err)
+	}
+	defer rr.Release()
+	var pos int64
+	var kb []byte
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		keyCols := make([]arrow.Array, len(keys))
+		for i := range keys {
+			keyCols[i] = rec.Column(i)
+		}
+		orderOf := func(int) int64 { return math.MinInt64 }
+		if order != "" {
+			if orderOf, err = int64Values(rec.Column(len(keys))); err != nil {
+				return entries, fmt.Errorf("data file %s, column %s: %w", path, order, err)
+			}
+		}
+		for r := 0; r < int(rec.NumRows()); r++ {
+			p := pos + int64(r)
+			if deleted != nil && deleted(p) {
+				continue
+			}
+			if kb, err = appendKeyOf(kb[:0], keyCols, keys, r); err != nil {
+				return entries, fmt.Errorf("data file %s, row %d: %w", path, p, err)
+			}
+			entries = append(entries, indexEntry{key: makeRowKey(kb), file: fi, pos: uint32(p), order: orderOf(r)})
+			idx.files[fi].live++
+		}
+		pos += rec.NumRows()
+	}
+	return entries, rr.Err()
+}
+
+// addFiles reads the keys of new data files and merges them into the
+// index, without the entries drop reports true for: one pass over the
+// index.
+func (idx *keyIndex) addFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile, keys []string, order string, drop func(i int) bool) error {
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return err
+	}
+	var added []indexEntry
+	for _, f := range files {
+		if added, err = idx.readKeys(ctx, fs, added, idx.add(fileInfo{file: f}), keys, order, nil); err != nil {
+			return err
+		}
+	}
+	added = sortByKey(added, entryKey)
+	merged := make([]indexEntry, 0, len(idx.entries)+len(added))
+	old, j := idx.entries, 0
+	for i := range old {
+		if drop(i) {
+			continue
+		}
+		for j < len(added) && added[j].key.compare(old[i].key) < 0 {
+			merged = append(merged, added[j])
+			j++
+		}
+		if j < len(added) && added[j].key == old[i].key {
+			return fmt.Errorf("a key would be live twice: in %s row %d and %s row %d",
+				idx.files[old[i].file].file.FilePath(), old[i].pos, idx.files[added[j].file].file.FilePath(), added[j].pos)
+		}
+		merged = append(merged, old[i])
+	}
+	merged = append(merged, added[j:]...)
+	for i := 1; i < len(added); i++ {
+		if added[i-1].key == added[i].key {
+			return fmt.Errorf("a key is live twice in the files written: %s row %d and %s row %d",
+				idx.files[added[i-1].file].file.FilePath(), added[i-1].pos, idx.files[added[i].file].file.FilePath(), added[i].pos)
+		}
+	}
+	idx.entries = merged
+	return nil
+}
+
+// applyCommit brings idx from the snapshot it reflected to the one w's
+// commit made: the rows the plan deleted or replaced go, the written ones
+// come in, and the data files with new deletion vectors point at them.
+func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot int64, p *rowPlan, w *rowWrite) error {
+	snap := tbl.Metadata().SnapshotByID(snapshot)
+	if snap == nil || snap.ParentSnapshotID == nil && idx.snapshot != 0 || snap.ParentSnapshotID != nil && *snap.ParentSnapshotID != idx.snapshot {
+		return fmt.Errorf("snapshot %d does not follow the indexed snapshot %d", snapshot, idx.snapshot)
+	}
+	idx.snapshot = -1
+	for _, d := range w.dvs {
+		ref := d.ReferencedDataFile()
+		if ref == nil {
+			return fmt.Errorf("deletion vector %s names no data file", d.FilePath())
+		}
+		fi, ok := idx.byPath[*ref]
+		if !ok {
+			return fmt.Errorf("deletion vector for unknown data file %s", *ref)
+		}
+		idx.files[fi].dv = d
+	}
+	for _, i := range p.replaced {
+		idx.files[idx.entries[i].file].live--
+	}
+	r := 0 // p.replaced is ascending
+	drop := func(i int) bool {
+		if r < len(p.replaced) && p.replaced[r] == i {
+			r++
+			return true
+		}
+		return false
+	}
+	if err := idx.addFiles(ctx, tbl, w.data, w.keys, w.s.cfg.Order, drop); err != nil {
+		return err
+	}
+	idx.snapshot = snapshot
+	return nil
+}
