@@ -171,7 +171,15 @@ func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
 	if err != nil {
 		return nil, err
 	}
-	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, cfg.tableProperties())
+	props := cfg.tableProperties()
+	if cfg.Mode.rowLevel() {
+		// The committer decodes row-level chunks instead of stitching
+		// them into data files: the table's codec (zstd by default) would
+		// cost more CPU than its smaller chunks save; snappy's is a few
+		// times less, both ways.
+		props[table.ParquetCompressionKey] = "snappy"
+	}
+	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
 	}

@@ -130,9 +130,6 @@ type sink struct {
 	// created is the schema of tables the sink creates (see
 	// Config.tableSchema).
 	created *iceberg.Schema
-
-	indexMu sync.Mutex
-	indexes map[string]*keyIndex // row-level writes: by table
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
@@ -86,6 +87,7 @@ func (idx *keyIndex) toCompact(share float64) []int32 {
 // compactFiles rewrites the chosen data files of tbl and commits the
 // result as one replace snapshot, then points idx at the new files.
 func (s *sink) compactFiles(ctx context.Context, dest string, ident table.Identifier, tbl *table.Table, idx *keyIndex, keys []string, commitID string, chosen []int32) error {
+	start := time.Now()
 	planned := tbl.CurrentSnapshot().SnapshotID
 	want := map[string]bool{}
 	for _, fi := range chosen {
@@ -141,8 +143,8 @@ func (s *sink) compactFiles(ctx context.Context, dest string, ident table.Identi
 	if err := idx.applyRewrite(ctx, done, rep.SnapshotID, chosen, results, keys, s.cfg.Order); err != nil {
 		return err
 	}
-	log.Infof(ctx, "icebergio: table %s: compacted %d data files into %d after commit %s (snapshot %d): %s",
-		dest, len(chosen), len(written), commitID, rep.SnapshotID, strings.Join(written, ", "))
+	log.Infof(ctx, "icebergio: table %s: compacted %d data files into %d after commit %s (snapshot %d) in %v: %s",
+		dest, len(chosen), len(written), commitID, rep.SnapshotID, time.Since(start).Round(time.Millisecond), strings.Join(written, ", "))
 	return nil
 }
 

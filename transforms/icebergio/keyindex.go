@@ -18,6 +18,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -130,19 +131,19 @@ type fileInfo struct {
 	gone bool             // rewritten away: no longer in the table
 }
 
-// keyIndex is dest's index, shared by the sink's commits.
-func (s *sink) keyIndex(dest string) *keyIndex {
-	s.indexMu.Lock()
-	defer s.indexMu.Unlock()
-	if s.indexes == nil {
-		s.indexes = map[string]*keyIndex{}
-	}
-	idx := s.indexes[dest]
-	if idx == nil {
-		idx = &keyIndex{snapshot: -1}
-		s.indexes[dest] = idx
-	}
-	return idx
+// keyIndexes holds the key indexes of the process, by table (its UUID, so
+// a table dropped and created again starts afresh) and key and order
+// columns: one per table however many DoFn instances the runner makes (a
+// runner that starts the next pane's bundle on a new instance while the
+// last commit runs would otherwise rebuild it). Commits use an index under
+// lockTable.
+var keyIndexes sync.Map
+
+// keyIndex is tbl's index; the caller holds its lockTable.
+func (s *sink) keyIndex(tbl *table.Table, keys []string) *keyIndex {
+	id := strings.Join(append([]string{tbl.Metadata().TableUUID().String(), s.cfg.Order}, keys...), "\x00")
+	idx, _ := keyIndexes.LoadOrStore(id, &keyIndex{snapshot: -1})
+	return idx.(*keyIndex)
 }
 
 func (idx *keyIndex) invalidate() { idx.snapshot = -1 }

@@ -70,23 +70,26 @@ func TestRowKeysKeepKeysApart(t *testing.T) {
 func TestUpsertLongKeys(t *testing.T) {
 	type named struct {
 		Name  string `beam:"name"`
+		Seq   int64  `beam:"seq"`
 		Value int64  `beam:"value"`
 	}
 	ctx := context.Background()
 	dest := "cdc.long_keys"
-	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Upsert, Key: []string{"name"}}
+	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Upsert, Key: []string{"name"}, Order: "seq"}
 	s := newTestSink[named](t, cfg)
 	want := map[string]int64{}
 	r := rand.New(rand.NewPCG(5, 6))
+	seq := int64(0)
 	for pane := range 4 {
 		if pane == 2 {
-			s.indexes = nil // as a restarted worker: rebuilt from the table
+			s.keyIndex(loadTable(t, s.cat, dest), cfg.Key).invalidate() // as a restarted worker: rebuilt from the table
 		}
 		var rows []named
 		for range 3000 {
-			n := named{fmt.Sprintf("customer-account-%06d", r.IntN(2000)), r.Int64N(1e6)}
+			seq++
+			n := named{fmt.Sprintf("customer-account-%06d", r.IntN(2000)), seq, r.Int64N(1e6)}
 			rows = append(rows, n)
-			want[n.Name] = n.Value // the last change to a key wins
+			want[n.Name] = n.Value // the highest seq wins
 		}
 		_, err := s.commitRows(ctx, dest, chunksOf(t, s, rows, 500), nil)
 		require.NoError(t, err)

@@ -459,7 +459,8 @@ func checkPartitioning(dest string, tbl *table.Table, keyIDs []int) error {
 // commitRows commits a pane of row-level changes to dest once: see the top
 // of this file.
 func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
-	deadline := time.Now().Add(s.retryFor())
+	start := time.Now()
+	deadline := start.Add(s.retryFor())
 	res := CommitResult{Table: dest}
 	var tbl *table.Table
 	if err := s.retry(ctx, deadline, dest, "loading the table", func() (err error) {
@@ -482,6 +483,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	if err != nil {
 		return res, err
 	}
+	collapseMS := time.Since(start).Milliseconds()
 	defer p.release()
 	commitID := paneCommitID(s.cfg.WriterID, p.ids)
 	res.CommitID = commitID
@@ -497,7 +499,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	if err != nil {
 		return res, err
 	}
-	idx := s.keyIndex(dest)
+	idx := s.keyIndex(tbl, keys)
 	w := &rowWrite{s: s, dest: dest, pane: p, keys: keys, keyIDs: keyIDs}
 	var plan *rowPlan
 	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
@@ -575,14 +577,8 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	}
 	res.DeletedRows = plan.deleted + plan.updated
 	res.DeleteFiles = int64(len(w.dvs) + len(w.eq))
-	if v3 {
-		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
-			log.Warnf(ctx, "icebergio: table %s: the key index will be rebuilt: %v", dest, err)
-			idx.invalidate()
-		} else {
-			s.compact(ctx, dest, ident, done.Table, idx, keys, commitID)
-		}
-	}
+	ms := time.Since(start).Milliseconds()
+	latencyDist.Update(ctx, ms)
 	commitsCounter.Inc(ctx, 1)
 	rowsCounter.Inc(ctx, res.Rows)
 	filesCounter.Inc(ctx, res.Files)
@@ -593,8 +589,17 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	staleCounter.Inc(ctx, plan.stale)
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
-	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles)
+	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d ms=%d collapse_ms=%d",
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, ms, collapseMS)
+	if v3 {
+		// After the pane's commit, which does not wait for it.
+		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
+			log.Warnf(ctx, "icebergio: table %s: the key index will be rebuilt: %v", dest, err)
+			idx.invalidate()
+		} else {
+			s.compact(ctx, dest, ident, done.Table, idx, keys, commitID)
+		}
+	}
 	return res, nil
 }
 
