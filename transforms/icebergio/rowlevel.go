@@ -33,9 +33,11 @@ import (
 	"fmt"
 	"iter"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -190,50 +192,62 @@ func (p *paneRows) release() {
 }
 
 // collapse decodes chunks and keeps, for each key, the change that wins:
-// the highest Order value, then the one encoded last (see later). The
-// changes are sorted by key, so each key's changes are adjacent and the
-// winners come out sorted, as the key index wants them.
+// the highest Order value, then the one encoded last (see later). Chunks
+// decode on every core, each into its own part; then the pane's changes
+// are sorted by key, so each key's changes are adjacent and the winners
+// come out sorted, as the key index wants them.
 func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], keys []string) (*paneRows, error) {
 	p := &paneRows{}
-	var changes []paneChange
-	var kb []byte
-	fail := func(err error) (*paneRows, error) {
+	var parts []*panePart
+	jobs := make(chan func())
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for job := range jobs {
+				job()
+			}
+		})
+	}
+	var err error
+	for c, cerr := range chunks {
+		if err = cerr; err != nil {
+			break
+		}
+		p.ids = append(p.ids, c.ID)
+		p.sentMS = append(p.sentMS, c.SentMS)
+		part := &panePart{}
+		parts = append(parts, part)
+		jobs <- func() { part.decode(ctx, s, c, keys) }
+	}
+	close(jobs)
+	wg.Wait()
+	n := 0
+	for ci, part := range parts {
+		if err == nil && part.err != nil {
+			err = fmt.Errorf("icebergio: table %s: %w", dest, part.err)
+		}
+		p.batches = append(p.batches, part.batches...)
+		p.cols = append(p.cols, part.cols...)
+		for range part.batches {
+			p.chunkOf = append(p.chunkOf, int32(ci))
+		}
+		p.rows += part.rows
+		n += len(part.changes)
+	}
+	if err != nil {
 		p.release()
 		return nil, err
 	}
-	for c, err := range chunks {
-		if err != nil {
-			return fail(err)
+	changes := make([]paneChange, 0, n)
+	base := int32(0)
+	for _, part := range parts {
+		for _, c := range part.changes {
+			c.batch += base
+			changes = append(changes, c)
 		}
-		ci := int32(len(p.ids))
-		p.ids = append(p.ids, c.ID)
-		p.sentMS = append(p.sentMS, c.SentMS)
-		for rec, err := range s.enc.decode(ctx, func(yield func(*chunk, error) bool) { yield(c, nil) }) {
-			if err != nil {
-				return fail(err)
-			}
-			b := int32(len(p.batches))
-			p.batches = append(p.batches, rec)
-			p.chunkOf = append(p.chunkOf, ci)
-			cols, err := rowLevelColumns(rec, keys, s.cfg.Op, s.cfg.Order)
-			if err != nil {
-				return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
-			}
-			p.cols = append(p.cols, cols)
-			for r := range int(rec.NumRows()) {
-				p.rows++
-				if op, err := cols.opOf(r); err != nil {
-					return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
-				} else if op == opIgnore {
-					continue
-				}
-				if kb, err = cols.appendKey(kb[:0], r); err != nil {
-					return fail(fmt.Errorf("icebergio: table %s: %w", dest, err))
-				}
-				changes = append(changes, paneChange{key: makeRowKey(kb), batch: b, row: int32(r)})
-			}
-		}
+		base += int32(len(part.batches))
 	}
+	parts = nil
 	changes = sortByKey(changes, func(c *paneChange) rowKey { return c.key })
 	for i := 0; i < len(changes); {
 		best, j := i, i+1
@@ -253,6 +267,48 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 		i = j
 	}
 	return p, nil
+}
+
+// panePart is one chunk of a pane, decoded: its batches, their row-level
+// columns, and its changes (batch: an index into batches).
+type panePart struct {
+	batches []arrow.RecordBatch
+	cols    []*rowColumns
+	changes []paneChange
+	rows    int64
+	err     error
+}
+
+func (part *panePart) decode(ctx context.Context, s *sink, c *chunk, keys []string) {
+	var kb []byte
+	for rec, err := range s.enc.decode(ctx, func(yield func(*chunk, error) bool) { yield(c, nil) }) {
+		if err != nil {
+			part.err = err
+			return
+		}
+		b := int32(len(part.batches))
+		part.batches = append(part.batches, rec)
+		cols, err := rowLevelColumns(rec, keys, s.cfg.Op, s.cfg.Order)
+		if err != nil {
+			part.err = err
+			return
+		}
+		part.cols = append(part.cols, cols)
+		for r := range int(rec.NumRows()) {
+			part.rows++
+			if op, err := cols.opOf(r); err != nil {
+				part.err = err
+				return
+			} else if op == opIgnore {
+				continue
+			}
+			if kb, err = cols.appendKey(kb[:0], r); err != nil {
+				part.err = err
+				return
+			}
+			part.changes = append(part.changes, paneChange{key: makeRowKey(kb), batch: b, row: int32(r)})
+		}
+	}
 }
 
 // later reports whether change a wins over b, a change to the same key
