@@ -645,8 +645,8 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	staleCounter.Inc(ctx, plan.stale)
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
-	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d ms=%d collapse_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, ms, collapseMS)
+	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d",
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS)
 	if v3 {
 		// After the pane's commit, which does not wait for it.
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
