@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
-	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
 // build compiles this example as a user would, with go build, into a
@@ -27,19 +25,16 @@ func build(t *testing.T) string {
 
 const credentialEnv = "CLICKSTREAM_CREDENTIAL"
 
-// run runs the example against c with args and returns its output; the
-// job must exit 0.
-func run(t *testing.T, bin string, c *faulttest.Catalog, args ...string) {
+// run runs the example against c with args, submitting to js (nil: on
+// prism); the job must exit 0.
+func run(t *testing.T, js *jobservertest.Server, bin string, c *faulttest.Catalog, args ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{
+	cmd := exec.Command(bin, append([]string{
 		"--catalog_uri=" + c.URL, "--auth=oauth2", "--credential=env:" + credentialEnv,
 	}, args...)...)
 	cmd.Env = append(os.Environ(), credentialEnv+"="+c.Tokens.Credential())
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("clickstream %v: %v\n%s", args, err, launchtest.Tail(string(out)))
+	if _, err := js.Run(t, 6*time.Minute, cmd); err != nil {
+		t.Fatalf("clickstream %v: %v", args, err)
 	}
 }
 
@@ -47,7 +42,7 @@ func run(t *testing.T, bin string, c *faulttest.Catalog, args ...string) {
 func TestPrism(t *testing.T) {
 	bin := build(t)
 	c := faulttest.NewCatalog(t, faulttest.Fault{})
-	run(t, bin, c, "--table=prism.clicks", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
+	run(t, nil, bin, c, "--table=prism.clicks", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
 	faulttest.RequireEachSeqOnce(t, c.URL, c.Tokens.Credential(), "prism.clicks", 600)
 }
 
@@ -70,7 +65,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			c := faulttest.NewCatalog(t, fault)
 			c.Pool = jobservertest.StartWorkerPool(t, bin, credentialEnv+"="+c.Tokens.Credential())
 			start := time.Now()
-			run(t, bin, c, "--runner=flink", "--endpoint="+js.Endpoint,
+			run(t, js, bin, c, "--runner=flink", "--endpoint="+js.Endpoint,
 				"--environment_type=EXTERNAL", "--environment_config="+c.Pool.Addr,
 				"--table=flink.clicks", "--interval="+interval.String(), "--duration="+duration.String(),
 				"--triggering_frequency=5s")

@@ -9,7 +9,10 @@ package jobservertest
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -106,12 +109,138 @@ func Start(t testing.TB, runner string, flinkConf ...string) *Server {
 
 // LogTail is the end of the server's log, for failure messages.
 func (s *Server) LogTail(lines int) string {
+	all := s.lines()
+	return strings.Join(all[max(0, len(all)-lines):], "\n")
+}
+
+// Run runs cmd, a pipeline that submits its job to s, and returns its
+// combined output. If cmd fails, or has not ended after timeout, the error
+// says what there is to see: the end of the output and of the server's
+// log and, for a run that did not end in time, what Hung reports, taken
+// before cmd is killed (killing it leaves the job as it was). s may be nil
+// (a run on prism): then the error has the output alone.
+func (s *Server) Run(t testing.TB, timeout time.Duration, cmd *exec.Cmd) (string, error) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		return "", err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	var hung string
+	select {
+	case err = <-done:
+	case <-time.After(timeout):
+		err = fmt.Errorf("did not end within %v: killed", timeout)
+		if s != nil {
+			hung = s.Hung(t)
+		}
+		_ = cmd.Process.Kill()
+		<-done
+	}
+	if err == nil {
+		return out.String(), nil
+	}
+	msg := fmt.Sprintf("%v\n%s", err, launchtest.Tail(out.String()))
+	if s != nil {
+		msg += "\njob server log:\n" + s.LogTail(40)
+	}
+	if hung != "" {
+		msg += "\n" + hung
+	}
+	return out.String(), fmt.Errorf("%s", msg)
+}
+
+// Hung describes a job of s that does not end, while it hangs: the
+// checkpoint and task-state lines of the server's log, and the threads of
+// Flink's tasks that run Beam code or are busy, from a thread dump of the
+// server's JVM (jstack, else kill -3 into its log). The whole dump and a
+// copy of the log, which goes with the test's temporary directory, are
+// kept in .cache/test-artifacts/jobserver.
+func (s *Server) Hung(t testing.TB) string {
+	t.Helper()
+	var b strings.Builder
+	var states []string
+	for _, line := range s.lines() {
+		if strings.Contains(line, "CheckpointCoordinator") || strings.Contains(line, "ExecutionGraph") && strings.Contains(line, "switched from") {
+			if len(line) > 300 {
+				line = line[:300] + "..."
+			}
+			states = append(states, line)
+		}
+	}
+	fmt.Fprintf(&b, "the job's last checkpoint and task-state lines:\n%s\n", strings.Join(states[max(0, len(states)-40):], "\n"))
+	dump, err := s.threadDump()
+	if err != nil {
+		fmt.Fprintf(&b, "no thread dump of the job server (pid %s): %v\n", s.pid, err)
+		return b.String()
+	}
+	var idle []string
+	b.WriteString("its task threads running Beam code or busy (jstack):\n")
+	for _, th := range strings.Split(dump, "\n\n") {
+		th = strings.Trim(th, "\n")
+		if !strings.Contains(th, "org.apache.flink.runtime.taskmanager.Task.run") {
+			continue
+		}
+		if !strings.Contains(th, "org.apache.beam.") && !strings.Contains(th, "State: RUNNABLE") {
+			name, _, _ := strings.Cut(th, "\n")
+			idle = append(idle, name)
+			continue
+		}
+		lines := strings.Split(th, "\n")
+		if len(lines) > 40 {
+			lines = append(lines[:40], "\t...")
+		}
+		b.WriteString(strings.Join(lines, "\n") + "\n\n")
+	}
+	fmt.Fprintf(&b, "its other task threads, waiting:\n%s\n", strings.Join(idle, "\n"))
+	dir := filepath.Join(launchtest.RepoRoot(t), ".cache", "test-artifacts", "jobserver")
+	base := filepath.Join(dir, strings.NewReplacer("/", "_", " ", "_").Replace(t.Name())+time.Now().Format("-20060102-150405"))
+	log, _ := os.ReadFile(s.Log)
+	if err := os.MkdirAll(dir, 0o755); err == nil &&
+		os.WriteFile(base+".jstack.txt", []byte(dump), 0o644) == nil && os.WriteFile(base+".log", log, 0o644) == nil {
+		fmt.Fprintf(&b, "the whole thread dump: %s.jstack.txt, the server's log: %s.log\n", base, base)
+	}
+	return b.String()
+}
+
+// threadDump is a thread dump of the server's JVM.
+func (s *Server) threadDump() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "jstack", s.pid).Output()
+	if err == nil {
+		return string(out), nil
+	}
+	// kill -3: the JVM prints the dump on its standard output, the log.
+	pid, perr := strconv.Atoi(s.pid)
+	st, serr := os.Stat(s.Log)
+	if perr != nil || serr != nil {
+		return "", fmt.Errorf("jstack: %v", err)
+	}
+	if kerr := syscall.Kill(pid, syscall.SIGQUIT); kerr != nil {
+		return "", fmt.Errorf("jstack: %v; kill -3: %v", err, kerr)
+	}
+	time.Sleep(3 * time.Second)
+	f, ferr := os.Open(s.Log)
+	if ferr != nil {
+		return "", ferr
+	}
+	defer f.Close()
+	var b bytes.Buffer
+	_, ferr = b.ReadFrom(io.NewSectionReader(f, st.Size(), 1<<30))
+	return b.String(), ferr
+}
+
+// lines are the lines of the server's log.
+func (s *Server) lines() []string {
 	b, err := os.ReadFile(s.Log)
 	if err != nil {
-		return err.Error()
+		return nil
 	}
-	all := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
+	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
 }
 
 // Count returns how many lines of the server's log contain substr.

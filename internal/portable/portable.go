@@ -283,9 +283,11 @@ func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 		if end, ok := streamEnd(pipeline); ok {
 			// With checkpointing on, Flink keeps idle sources running
 			// (a finished task stops checkpoints) and the job never
-			// ends; stable-input steps drop what they hold at the end
-			// unless told to drain it.
-			opts["shutdownSourcesAfterIdleMs"] = max(time.Until(end), time.Millisecond).Milliseconds()
+			// ends: they stop streamEndMargin after the stream's end.
+			opts["shutdownSourcesAfterIdleMs"] = (max(time.Until(end), 0) + streamEndMargin(interval)).Milliseconds()
+			// Beam's DoFnOperator then runs what a stable-input step
+			// still holds; the portable runner's stage operator never
+			// gets there (see streamEndMargin), but a later one might.
 			opts["enableStableInputDrain"] = true
 		}
 	}
@@ -296,6 +298,24 @@ func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 	return opts, nil
 }
 
+// streamEndMargin is how long Flink keeps a stream's sources alive after
+// its end, checkpointing every interval. If their end of input reaches a
+// stable-input step (the sink's commit) while it holds input that no
+// completed checkpoint covers yet, Beam 2.70's portable Flink runner hangs
+// for good: ExecutableStageDoFnOperator.flushData loops until the step's
+// output watermark is final, which that input holds back until a checkpoint
+// completes, and none can while the loop holds the task's thread (thread
+// dumps: the thread spinning at ExecutableStageDoFnOperator.java:718, the
+// job's last checkpoint pending). Sources that stop at the stream's end, or
+// before it when the rows fall behind their schedule on a loaded machine,
+// send their end of input right behind its last pane; stopping them later
+// leaves time for the last pane to reach the commit, for a checkpoint taken
+// after it (up to an interval away, after one in flight) to complete, and
+// for the machine to be slow.
+func streamEndMargin(interval time.Duration) time.Duration {
+	return 2*interval + 15*time.Second
+}
+
 // streamEndPrefix starts the name of the scope StreamEndsAt opens.
 const streamEndPrefix = "stream ends at "
 
@@ -303,7 +323,7 @@ const streamEndPrefix = "stream ends at "
 // at end, as clicks.Generate with a Duration does. On Flink with
 // checkpointing, sources otherwise stay alive (a finished source stops
 // checkpoints) and such a job would never finish: Execute lets them stop
-// once the latest end in the pipeline has passed.
+// once the latest end in the pipeline has passed (by streamEndMargin).
 func StreamEndsAt(s beam.Scope, end time.Time) beam.Scope {
 	return s.Scope(streamEndPrefix + end.UTC().Format(time.RFC3339Nano))
 }

@@ -164,7 +164,7 @@ func TestStreamingWithoutCheckpointsIsRefused(t *testing.T) {
 }
 
 // A stream that ends lets Flink stop its sources once the latest end has
-// passed, and drains what the stable-input steps hold.
+// passed by streamEndMargin, and drains what the stable-input steps hold.
 func TestStreamEnd(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	p, s := beam.NewPipelineWithRoot()
@@ -176,8 +176,9 @@ func TestStreamEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	ms, ok := opts["shutdownSourcesAfterIdleMs"].(int64)
-	if !ok || ms < int64(115*time.Second/time.Millisecond) || ms > int64(2*time.Minute/time.Millisecond) {
-		t.Errorf("shutdownSourcesAfterIdleMs = %v, want about two minutes (the latest end)", opts["shutdownSourcesAfterIdleMs"])
+	want := 2*time.Minute + streamEndMargin(defaultFlinkCheckpointing)
+	if !ok || ms < (want-5*time.Second).Milliseconds() || ms > want.Milliseconds() {
+		t.Errorf("shutdownSourcesAfterIdleMs = %v, want about %v (the latest end and the margin)", opts["shutdownSourcesAfterIdleMs"], want)
 	}
 	if opts["enableStableInputDrain"] != true {
 		t.Errorf("enableStableInputDrain = %v", opts["enableStableInputDrain"])

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
-	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/transforms/cdc"
 )
 
@@ -55,21 +53,19 @@ func runOnFlink(t *testing.T, fault faulttest.Fault, want []row, args ...string)
 	const credentialEnv = "ICEBEAM_TEST_CREDENTIAL"
 	env := credentialEnv + "=" + c.Tokens.Credential()
 	c.Pool = jobservertest.StartWorkerPool(t, bin, env)
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{
+	cmd := exec.Command(bin, append([]string{
 		"--runner=flink", "--endpoint=" + js.Endpoint,
 		"--environment_type=EXTERNAL", "--environment_config=" + c.Pool.Addr,
 		"--catalog_uri=" + c.URL, "--auth=oauth2", "--credential=env:" + credentialEnv,
 		"--triggering_frequency_seconds=5"}, args...)...)
 	cmd.Env = append(cmd.Environ(), env)
 	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	out, err := js.Run(t, 6*time.Minute, cmd)
 	if err != nil {
-		t.Fatalf("cdc on Flink: %v\n%s\njob server log:\n%s", err, launchtest.Tail(string(out)), js.LogTail(60))
+		t.Fatalf("cdc on Flink: %v", err)
 	}
 	t.Logf("cdc on Flink (%s): %v, %d completed checkpoints, %d job restarts\n%s", fault.Name, time.Since(start).Round(time.Second),
-		js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(string(out)))
+		js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(out))
 	got, _, deletes := readRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
 	if !slices.Equal(got, want) {
 		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))

@@ -15,7 +15,6 @@ import (
 	"github.com/icebeam/icebeam/catalog/authtest"
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
-	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
 // The Flink runs stream at 200 rows/s for flinkDuration with a 5 s trigger
@@ -118,9 +117,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			if fa.interval > 0 {
 				interval = fa.interval
 			}
-			ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, bin,
+			cmd := exec.Command(bin,
 				"--runner=flink", "--endpoint="+js.Endpoint,
 				"--environment_type=EXTERNAL", "--environment_config="+f.Pool.Addr,
 				"--checkpointing_interval="+flinkCheckpoint.String(),
@@ -131,9 +128,8 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			cmd.Args = append(cmd.Args, fa.args...)
 			cmd.Env = append(cmd.Environ(), env)
 			start := time.Now()
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("clicks on Flink: %v\n%s\njob server log:\n%s", err, launchtest.Tail(string(out)), js.LogTail(60))
+			if _, err := js.Run(t, 6*time.Minute, cmd); err != nil {
+				t.Fatalf("clicks on Flink: %v", err)
 			}
 			t.Logf("clicks on Flink (%s): %v, %d completed checkpoints, %d job restarts", fa.Name, time.Since(start).Round(time.Second),
 				js.Count("Completed checkpoint"), js.Count("Restoring job"))

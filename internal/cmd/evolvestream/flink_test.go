@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	icetable "github.com/apache/iceberg-go/table"
@@ -13,7 +14,6 @@ import (
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/launch"
-	"github.com/icebeam/icebeam/internal/launch/launchtest"
 )
 
 // TestEvolutionOnFlink streams v1 rows, then v2 rows, into one table on
@@ -40,12 +40,13 @@ func TestEvolutionOnFlink(t *testing.T) {
 	defer stop()
 	const n = 1000 // rows per run: 5 s at 5 ms
 	for i, version := range []string{"1", "2"} {
-		out, err := launchtest.Run(t, t.TempDir(), bin, nil, "--runner=flink", "--endpoint="+js.Endpoint,
+		cmd := exec.Command(bin, "--runner=flink", "--endpoint="+js.Endpoint,
 			"--environment_type=LOOPBACK", "--checkpointing_interval=2s", "--catalog_uri="+cfg.URI,
 			"--iceberg_table=flink.evolving", "--row_version="+version, "--seq_offset="+[]string{"0", "1000"}[i],
 			"--interval=5ms", "--duration=5s", "--triggering_frequency_seconds=2")
-		if err != nil {
-			t.Fatalf("v%s on Flink: %v\n%s\njob server log:\n%s", version, err, launchtest.Tail(out), js.LogTail(40))
+		cmd.Dir = t.TempDir()
+		if _, err := js.Run(t, 5*time.Minute, cmd); err != nil {
+			t.Fatalf("v%s on Flink: %v", version, err)
 		}
 	}
 	cat, err := catalog.Open(ctx, cfg)
