@@ -39,6 +39,7 @@ import (
 type chunk struct {
 	chunkHeader
 	parquet []byte
+	ipc     []byte // a row-level chunk's Arrow IPC stream instead (runs.go)
 	file    *file.Reader           // over parquet, its footer parsed
 	meta    *metadata.FileMetaData // file's footer
 }
@@ -53,6 +54,10 @@ type chunkHeader struct {
 	SentMS        int64            // wall clock when the encode step sent it, unix ms
 	PartitionPath string           // e.g. "user_id_bucket=3"; "" when unpartitioned
 	Partition     []partitionValue // transform results by partition field id
+	// Row-level chunks (runs.go): the rows the encode step received, and
+	// the key columns it sorted them by (nil: unsorted).
+	Rows int64
+	Keys []string
 }
 
 type chunkID [16]byte
@@ -86,19 +91,24 @@ func (c *chunk) partitionValues() map[int]any {
 }
 
 func appendChunk(dst []byte, h chunkHeader, parquet []byte) ([]byte, error) {
+	return appendChunkWith(dst, chunkMagic, h, parquet)
+}
+
+func appendChunkWith(dst []byte, magic string, h chunkHeader, body []byte) ([]byte, error) {
 	var hb bytes.Buffer
 	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
 		return nil, fmt.Errorf("encoding chunk header (partition %q): %w", h.PartitionPath, err)
 	}
-	dst = append(dst, chunkMagic...)
+	dst = append(dst, magic...)
 	dst = binary.AppendUvarint(dst, uint64(hb.Len()))
 	dst = append(dst, hb.Bytes()...)
-	return append(dst, parquet...), nil
+	return append(dst, body...), nil
 }
 
 // decodeChunk parses b (which the chunk keeps referencing).
 func decodeChunk(b []byte) (*chunk, error) {
-	if !bytes.HasPrefix(b, []byte(chunkMagic)) {
+	rows := bytes.HasPrefix(b, []byte(rowChunkMagic))
+	if !rows && !bytes.HasPrefix(b, []byte(chunkMagic)) {
 		return nil, fmt.Errorf("decoding a shuffled chunk: %d bytes without the %q prefix (a pipeline of another icebeam version?)", len(b), chunkMagic)
 	}
 	rest := b[len(chunkMagic):]
@@ -106,10 +116,15 @@ func decodeChunk(b []byte) (*chunk, error) {
 	if k <= 0 || uint64(len(rest)-k) < n {
 		return nil, errors.New("decoding a shuffled chunk: truncated header")
 	}
-	c := &chunk{parquet: rest[k+int(n):]}
+	c := &chunk{}
 	if err := gob.NewDecoder(bytes.NewReader(rest[k : k+int(n)])).Decode(&c.chunkHeader); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk's header: %w", err)
 	}
+	if rows {
+		c.ipc = rest[k+int(n):]
+		return c, nil
+	}
+	c.parquet = rest[k+int(n):]
 	var err error
 	if c.file, err = file.NewParquetReader(bytes.NewReader(c.parquet)); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk (partition %q): %w", c.PartitionPath, err)
@@ -158,6 +173,7 @@ type chunkEncoder struct {
 	tbl    *table.Table
 	fs     *memIO
 	schema *arrow.Schema // the rows' Arrow schema, without field ids
+	cfg    Config
 }
 
 // memLocation is the in-memory table's location; its data files are at
@@ -172,13 +188,6 @@ func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
 		return nil, err
 	}
 	props := cfg.tableProperties()
-	if cfg.Mode.rowLevel() {
-		// The committer decodes row-level chunks instead of stitching
-		// them into data files: the table's codec (zstd by default) would
-		// cost more CPU than its smaller chunks save; snappy's is a few
-		// times less, both ways.
-		props[table.ParquetCompressionKey] = "snappy"
-	}
 	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
@@ -186,12 +195,26 @@ func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.arrow}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.arrow, cfg: cfg}, nil
 }
 
 // encode turns batches into chunks, one per partition, appended to out.
-// Rows of one call share a row group. It releases the batches.
+// Rows of one call share a row group; a row-level write's batches are
+// each one chunk of changes (runs.go). It releases the batches.
 func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
+	if e.cfg.Mode.rowLevel() {
+		for rec, err := range batches {
+			if err != nil {
+				return out, err
+			}
+			b, err := e.encodeChanges(ctx, rec, sent.UnixMilli())
+			if err != nil {
+				return out, err
+			}
+			out = append(out, b)
+		}
+		return out, nil
+	}
 	for df, err := range table.WriteRecords(ctx, e.tbl, e.schema, batches, table.WithMaxWriteWorkers(1)) {
 		if err != nil {
 			return out, err

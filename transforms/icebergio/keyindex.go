@@ -14,7 +14,6 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
-	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -36,12 +35,10 @@ import (
 // key (appendKeyOf) of up to 16 bytes is held as it is, zero-padded: the
 // encoding is prefix-free for a table's key columns (fixed-width numbers,
 // length-prefixed strings), so padding keeps distinct keys distinct.
-// Longer keys are a 128-bit hash under seeds drawn per process: two
-// distinct long keys, or a long and a short one, are taken for one with a
-// probability of 2^-128 per pair.
+// Longer keys are a 128-bit digest (longKey): two distinct long keys, or a
+// long and a short one, are taken for one with a probability of 2^-128 per
+// pair.
 type rowKey struct{ hi, lo uint64 }
-
-var longKeySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 func makeRowKey(enc []byte) rowKey {
 	if len(enc) <= 16 {
@@ -49,7 +46,7 @@ func makeRowKey(enc []byte) rowKey {
 		copy(b[:], enc)
 		return rowKey{binary.BigEndian.Uint64(b[:8]), binary.BigEndian.Uint64(b[8:])}
 	}
-	return rowKey{maphash.Bytes(longKeySeeds[0], enc), maphash.Bytes(longKeySeeds[1], enc)}
+	return longKey(enc)
 }
 
 func (k rowKey) compare(o rowKey) int {

@@ -159,18 +159,16 @@ func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
 	return iceberg.NewSchemaWithIdentifiers(rows.iceberg.ID, ids, fields...), nil
 }
 
-// paneRows is a pane's rows collapsed to one change per key.
+// paneRows is a pane's changes collapsed to one per key.
 type paneRows struct {
-	batches []arrow.RecordBatch // the pane's rows as decoded, the Op column included
-	cols    []*rowColumns       // the row-level columns of each batch
-	chunkOf []int32             // the chunk each batch came from, an index into ids
-	ids     []chunkID
-	sentMS  []int64  // each chunk's SentMS
-	wins    []winner // one per key the pane changes, sorted by key
-	rows    int64    // rows received
+	runs     []*changeRun // the pane's chunks in the order they were encoded
+	ids      []chunkID
+	wins     []winner // one per key the pane changes, sorted by key
+	rows     int64    // rows received
+	lastSent int64    // the last chunk's SentMS
 }
 
-// winner is the change that wins for a key in a pane.
+// winner is the change that wins for a key in a pane: row of runs[batch].
 type winner struct {
 	key        rowKey
 	batch, row int32
@@ -178,155 +176,59 @@ type winner struct {
 	op         rowOp
 }
 
-// paneChange is one change of a pane, as collapse sorts them.
-type paneChange struct {
-	key        rowKey
-	batch, row int32
-}
-
 func (p *paneRows) release() {
-	for _, b := range p.batches {
-		b.Release()
+	for _, r := range p.runs {
+		r.rec.Release()
 	}
-	p.batches = nil
+	p.runs = nil
 }
 
-// collapse decodes chunks and keeps, for each key, the change that wins:
-// the highest Order value, then the one encoded last (see later). Chunks
-// decode on every core, each into its own part; then the pane's changes
-// are sorted by key, so each key's changes are adjacent and the winners
-// come out sorted, as the key index wants them.
+// collapse decodes a pane's chunks, on every core, and merges their sorted
+// runs (runs.go) into the change that wins for each key: the highest Order
+// value, then the one encoded last. Chunks are put in the order they were
+// encoded (send time, then id, so that ties of the clock do not depend on
+// the order the runner delivers them in) before they are merged.
 func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], keys []string) (*paneRows, error) {
-	p := &paneRows{}
-	var parts []*panePart
-	jobs := make(chan func())
+	var all []*chunk
+	for c, err := range chunks {
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, c)
+	}
+	slices.SortStableFunc(all, func(a, b *chunk) int {
+		return cmp.Or(cmp.Compare(a.SentMS, b.SentMS), bytes.Compare(a.ID[:], b.ID[:]))
+	})
+	p := &paneRows{runs: make([]*changeRun, len(all))}
+	errs := make([]error, len(all))
+	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
-			for job := range jobs {
-				job()
+			for i := range jobs {
+				p.runs[i], errs[i] = decodeRun(ctx, all[i], keys, s.cfg.Op, s.cfg.Order)
 			}
 		})
 	}
-	var err error
-	for c, cerr := range chunks {
-		if err = cerr; err != nil {
-			break
-		}
-		p.ids = append(p.ids, c.ID)
-		p.sentMS = append(p.sentMS, c.SentMS)
-		part := &panePart{}
-		parts = append(parts, part)
-		jobs <- func() { part.decode(ctx, s, c, keys) }
+	for i := range all {
+		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	n := 0
-	for ci, part := range parts {
-		if err == nil && part.err != nil {
-			err = fmt.Errorf("icebergio: table %s: %w", dest, part.err)
+	for i, c := range all {
+		p.lastSent = max(p.lastSent, c.SentMS)
+		p.ids = append(p.ids, c.ID)
+		if p.runs[i] != nil {
+			p.rows += p.runs[i].rows
 		}
-		p.batches = append(p.batches, part.batches...)
-		p.cols = append(p.cols, part.cols...)
-		for range part.batches {
-			p.chunkOf = append(p.chunkOf, int32(ci))
-		}
-		p.rows += part.rows
-		n += len(part.changes)
 	}
-	if err != nil {
+	if err := errors.Join(errs...); err != nil {
+		p.runs = slices.DeleteFunc(p.runs, func(r *changeRun) bool { return r == nil })
 		p.release()
-		return nil, err
+		return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
 	}
-	changes := make([]paneChange, 0, n)
-	base := int32(0)
-	for _, part := range parts {
-		for _, c := range part.changes {
-			c.batch += base
-			changes = append(changes, c)
-		}
-		base += int32(len(part.batches))
-	}
-	parts = nil
-	changes = sortByKey(changes, func(c *paneChange) rowKey { return c.key })
-	for i := 0; i < len(changes); {
-		best, j := i, i+1
-		for ; j < len(changes) && changes[j].key == changes[i].key; j++ {
-			if p.later(changes[j], changes[best]) {
-				best = j
-			}
-		}
-		c := changes[best]
-		cols := p.cols[c.batch]
-		w := winner{key: c.key, batch: c.batch, row: c.row}
-		w.op, _ = cols.opOf(int(c.row))
-		if cols.order != nil {
-			w.order = cols.order(int(c.row))
-		}
-		p.wins = append(p.wins, w)
-		i = j
-	}
+	p.wins = mergeRuns(p.runs)
 	return p, nil
-}
-
-// panePart is one chunk of a pane, decoded: its batches, their row-level
-// columns, and its changes (batch: an index into batches).
-type panePart struct {
-	batches []arrow.RecordBatch
-	cols    []*rowColumns
-	changes []paneChange
-	rows    int64
-	err     error
-}
-
-func (part *panePart) decode(ctx context.Context, s *sink, c *chunk, keys []string) {
-	var kb []byte
-	for rec, err := range s.enc.decode(ctx, func(yield func(*chunk, error) bool) { yield(c, nil) }) {
-		if err != nil {
-			part.err = err
-			return
-		}
-		b := int32(len(part.batches))
-		part.batches = append(part.batches, rec)
-		cols, err := rowLevelColumns(rec, keys, s.cfg.Op, s.cfg.Order)
-		if err != nil {
-			part.err = err
-			return
-		}
-		part.cols = append(part.cols, cols)
-		for r := range int(rec.NumRows()) {
-			part.rows++
-			if op, err := cols.opOf(r); err != nil {
-				part.err = err
-				return
-			} else if op == opIgnore {
-				continue
-			}
-			if kb, err = cols.appendKey(kb[:0], r); err != nil {
-				part.err = err
-				return
-			}
-			part.changes = append(part.changes, paneChange{key: makeRowKey(kb), batch: b, row: int32(r)})
-		}
-	}
-}
-
-// later reports whether change a wins over b, a change to the same key
-// that collapse's stable sort put before it: a higher Order value wins;
-// at equal values, the chunk encoded last, then the later row in it. Chunk
-// ids break ties of the clock, so the choice does not depend on the order
-// the runner delivers chunks in.
-func (p *paneRows) later(a, b paneChange) bool {
-	if order := p.cols[a.batch].order; order != nil {
-		if oa, ob := order(int(a.row)), p.cols[b.batch].order(int(b.row)); oa != ob {
-			return oa > ob
-		}
-	}
-	ca, cb := p.chunkOf[a.batch], p.chunkOf[b.batch]
-	if ca == cb {
-		return true // the sort kept the chunk's order
-	}
-	return cmp.Or(cmp.Compare(p.sentMS[ca], p.sentMS[cb]), bytes.Compare(p.ids[ca][:], p.ids[cb][:])) > 0
 }
 
 // rowColumns are the columns of a batch that row-level writes read.
@@ -645,8 +547,8 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	staleCounter.Inc(ctx, plan.stale)
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
-	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS)
+	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d wait_ms=%d",
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS, start.UnixMilli()-p.lastSent)
 	if v3 {
 		// After the pane's commit, which does not wait for it.
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
@@ -719,9 +621,9 @@ type rowWrite struct {
 func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
 	p := &rowPlan{deletes: map[int][]int64{}}
 	total := 0
-	for _, b := range w.pane.batches {
+	for _, r := range w.pane.runs {
 		p.batchStart = append(p.batchStart, total)
-		total += int(b.NumRows())
+		total += int(r.rec.NumRows())
 	}
 	p.insert = make([]bool, total)
 	at := 0 // the wins are sorted by key, as idx is
@@ -796,9 +698,9 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 		return err
 	}
 	batches := func(yield func(arrow.RecordBatch, error) bool) {
-		for i, rec := range w.pane.batches {
-			sel := p.insert[p.batchStart[i] : p.batchStart[i]+int(rec.NumRows())]
-			out, err := selectRows(ctx, rec, sel, w.s.cfg.Op)
+		for i, run := range w.pane.runs {
+			sel := p.insert[p.batchStart[i] : p.batchStart[i]+int(run.rec.NumRows())]
+			out, err := selectRows(ctx, run.rec, sel, run.rowColumns())
 			if err != nil {
 				yield(nil, err)
 				return
@@ -827,9 +729,9 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 	return nil
 }
 
-// selectRows is rec's selected rows without the Op column; nil when none
-// is selected.
-func selectRows(ctx context.Context, rec arrow.RecordBatch, sel []bool, opName string) (arrow.RecordBatch, error) {
+// selectRows is rec's selected rows of its first cols columns; nil when
+// none is selected.
+func selectRows(ctx context.Context, rec arrow.RecordBatch, sel []bool, cols int) (arrow.RecordBatch, error) {
 	n := 0
 	for _, in := range sel {
 		if in {
@@ -839,16 +741,7 @@ func selectRows(ctx context.Context, rec arrow.RecordBatch, sel []bool, opName s
 	if n == 0 {
 		return nil, nil
 	}
-	var cols []arrow.Array
-	var fields []arrow.Field
-	for i, f := range rec.Schema().Fields() {
-		if f.Name == opName {
-			continue
-		}
-		cols = append(cols, rec.Column(i))
-		fields = append(fields, f)
-	}
-	proj := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
+	proj := array.NewRecordBatch(arrow.NewSchema(rec.Schema().Fields()[:cols], nil), rec.Columns()[:cols], rec.NumRows())
 	defer proj.Release()
 	if n == len(sel) {
 		proj.Retain()
@@ -913,15 +806,16 @@ func (w *rowWrite) writeDVs(ctx context.Context, tbl *table.Table, idx *keyIndex
 // equality deletes.
 func (w *rowWrite) keyBatches(ctx context.Context, tbl *table.Table, p *rowPlan) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		sel := make([][]bool, len(w.pane.batches))
-		for i, b := range w.pane.batches {
-			sel[i] = make([]bool, b.NumRows())
+		sel := make([][]bool, len(w.pane.runs))
+		for i, r := range w.pane.runs {
+			sel[i] = make([]bool, r.rec.NumRows())
 		}
 		for _, win := range p.deleteKeys {
 			sel[win.batch][win.row] = true
 		}
 		want := tbl.Schema()
-		for i, rec := range w.pane.batches {
+		for i, run := range w.pane.runs {
+			rec := run.rec
 			var cols []arrow.Array
 			var fields []arrow.Field
 			for _, k := range w.keys {
@@ -930,7 +824,7 @@ func (w *rowWrite) keyBatches(ctx context.Context, tbl *table.Table, p *rowPlan)
 				fields = append(fields, rec.Schema().Field(j))
 			}
 			keysOnly := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
-			out, err := selectRows(ctx, keysOnly, sel[i], "")
+			out, err := selectRows(ctx, keysOnly, sel[i], len(cols))
 			keysOnly.Release()
 			if err != nil {
 				yield(nil, err)

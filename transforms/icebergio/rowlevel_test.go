@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 	"github.com/apache/iceberg-go/table"
@@ -269,17 +270,20 @@ func TestUpsert(t *testing.T) {
 }
 
 // What cannot be applied fails with the reason before anything is
-// committed.
+// committed: in the encode step, which sorts a bundle's changes by key.
 func TestBadChangesAreRefused(t *testing.T) {
 	ctx := context.Background()
 	dest := "cdc.bad"
 	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn"}
 	s := newTestSink[change](t, cfg)
-	_, err := s.commitRows(ctx, dest, chunksOf(t, s, []change{{Op: "c", LSN: 1, ID: 1}, {Op: "x", LSN: 2, ID: 2}}, 10), nil)
-	require.ErrorContains(t, err, `row with key id=2: unknown operation "x" in op`)
-	if tbl, err := s.cat.LoadTable(ctx, table.Identifier{"cdc", "bad"}); err == nil {
-		require.Nil(t, tbl.CurrentSnapshot(), "nothing committed")
+	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
+	defer bb.release()
+	for _, c := range []change{{Op: "c", LSN: 1, ID: 1}, {Op: "x", LSN: 2, ID: 2}} {
+		v := any(c)
+		bb.add(s.rows.rowPointer(&v))
 	}
+	_, err := s.enc.encode(ctx, batchSeq(bb.batch()), time.Now(), nil)
+	require.ErrorContains(t, err, `row with key id=2: unknown operation "x" in op`)
 
 	for _, bad := range []struct {
 		cfg  Config

@@ -1,0 +1,416 @@
+package icebergio
+
+// Sorted runs: how a row-level write spreads its work over the window.
+//
+// The encode step sorts each bundle's changes by key and keeps one change
+// per key (the bundle's winner), before the shuffle, while the window is
+// still open; its chunk holds those rows in key order as Arrow IPC, with
+// whether each deletes its key. At the trigger the committer decodes
+// little more than IPC buffers, computes the keys again (cheaper than
+// shuffling them: runners move a pane's bytes slowly) and merges the
+// pane's runs on every core, where it used to sort the whole pane. A write that names no Key
+// (the key columns are the table's identifier fields, which the encode
+// step does not load) sends its bundles unsorted, and the committer sorts
+// each the same way.
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/google/uuid"
+)
+
+// rowChunkMagic starts a row-level chunk (as long as chunkMagic): the
+// header as for chunkMagic, then an Arrow IPC stream of one record batch.
+const rowChunkMagic = "IBR1"
+
+// The column a sorted run has after the rows' own (the Op column left
+// out): whether the row deletes its key.
+const deleteColumn = "_icebeam_delete"
+
+// encodeChanges encodes a bundle's rows of a row-level write as one chunk,
+// sorted and collapsed when the write names its key columns. It releases
+// rec.
+func (e *chunkEncoder) encodeChanges(ctx context.Context, rec arrow.RecordBatch, sent int64) ([]byte, error) {
+	defer rec.Release()
+	h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}
+	if len(e.cfg.Key) > 0 {
+		sorted, err := sortChanges(ctx, rec, e.cfg.Key, e.cfg.Op, e.cfg.Order)
+		if err != nil {
+			return nil, err
+		}
+		defer sorted.Release()
+		rec, h.Keys = sorted, e.cfg.Key
+	}
+	var buf bytes.Buffer
+	// LZ4: the committer decompresses a pane's worth at the trigger, and
+	// LZ4 is the cheapest codec to undo.
+	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithLZ4(), ipc.WithAllocator(memory.DefaultAllocator))
+	if err := w.Write(rec); err != nil {
+		return nil, fmt.Errorf("encoding changes as Arrow IPC: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("encoding changes as Arrow IPC: %w", err)
+	}
+	return appendChunkWith(nil, rowChunkMagic, h, buf.Bytes())
+}
+
+// sortChanges is rec's changes sorted by key, one per key (the one that
+// wins: the highest Order value, then the last row), without update
+// before-images, as rec's columns but the Op column followed by
+// deleteColumn.
+func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opName, orderName string) (arrow.RecordBatch, error) {
+	cols, err := rowLevelColumns(rec, keys, opName, orderName)
+	if err != nil {
+		return nil, err
+	}
+	type change struct {
+		key   rowKey
+		order int64
+		row   int32
+		del   bool
+	}
+	n := int(rec.NumRows())
+	changes := make([]change, 0, n)
+	var kb []byte
+	for r := range n {
+		op, err := cols.opOf(r)
+		if err != nil {
+			return nil, err
+		}
+		if op == opIgnore {
+			continue
+		}
+		if kb, err = cols.appendKey(kb[:0], r); err != nil {
+			return nil, err
+		}
+		c := change{key: makeRowKey(kb), row: int32(r), del: op == opDelete}
+		if cols.order != nil {
+			c.order = cols.order(r)
+		}
+		changes = append(changes, c)
+	}
+	changes = sortByKey(changes, func(c *change) rowKey { return c.key })
+	take := array.NewInt32Builder(memory.DefaultAllocator)
+	defer take.Release()
+	del := array.NewBooleanBuilder(memory.DefaultAllocator)
+	defer del.Release()
+	for i := 0; i < len(changes); {
+		best, j := i, i+1
+		for ; j < len(changes) && changes[j].key == changes[i].key; j++ {
+			if changes[j].order >= changes[best].order { // the stable sort kept row order
+				best = j
+			}
+		}
+		c := changes[best]
+		take.Append(c.row)
+		del.Append(c.del)
+		i = j
+	}
+	indices := take.NewArray()
+	defer indices.Release()
+	var fields []arrow.Field
+	var arrays []arrow.Array
+	for i, f := range rec.Schema().Fields() {
+		if f.Name == opName {
+			continue
+		}
+		a, err := compute.TakeArray(ctx, rec.Column(i), indices)
+		if err != nil {
+			for _, a := range arrays {
+				a.Release()
+			}
+			return nil, fmt.Errorf("sorting changes by key: %w", err)
+		}
+		fields = append(fields, f)
+		arrays = append(arrays, a)
+	}
+	fields = append(fields, arrow.Field{Name: deleteColumn, Type: arrow.FixedWidthTypes.Boolean})
+	arrays = append(arrays, del.NewArray())
+	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, int64(indices.Len()))
+	for _, a := range arrays {
+		a.Release()
+	}
+	return out, nil
+}
+
+// changeRun is one chunk of a pane, decoded: its rows sorted by key, one
+// per key, and the columns merging reads.
+type changeRun struct {
+	rec   arrow.RecordBatch // the rows' columns but Op, then deleteColumn
+	keys  []rowKey          // each row's
+	del   *array.Boolean    // whether the row deletes its key
+	order []int64           // each row's Order value; nil without one
+	rows  int64             // rows the encode step received, before it collapsed them
+}
+
+// rowColumns is how many of the run's columns are the rows'.
+func (r *changeRun) rowColumns() int { return int(r.rec.NumCols()) - 1 }
+
+// decodeRun decodes a row-level chunk, sorting it first if the encode step
+// did not.
+func decodeRun(ctx context.Context, c *chunk, keys []string, opName, orderName string) (*changeRun, error) {
+	if c.ipc == nil {
+		return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of Parquet): a pipeline of another icebeam version?", len(c.parquet))
+	}
+	rdr, err := ipc.NewReader(bytes.NewReader(c.ipc), ipc.WithAllocator(memory.DefaultAllocator))
+	if err != nil {
+		return nil, fmt.Errorf("decoding a chunk of changes: %w", err)
+	}
+	defer rdr.Release()
+	if !rdr.Next() {
+		return nil, fmt.Errorf("decoding a chunk of changes: %w", cmp.Or(rdr.Err(), fmt.Errorf("no rows")))
+	}
+	rec := rdr.RecordBatch()
+	rec.Retain()
+	switch {
+	case c.Keys == nil:
+		sorted, err := sortChanges(ctx, rec, keys, opName, orderName)
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+		rec = sorted
+	case !slices.Equal(c.Keys, keys):
+		rec.Release()
+		return nil, fmt.Errorf("a chunk of changes is sorted by key columns %v, and the table's are %v", c.Keys, keys)
+	}
+	run := &changeRun{rec: rec, rows: c.Rows}
+	del, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Boolean)
+	if !ok || rec.Schema().Field(int(rec.NumCols())-1).Name != deleteColumn {
+		rec.Release()
+		return nil, fmt.Errorf("a chunk of changes lacks its column %s (schema %s)", deleteColumn, rec.Schema())
+	}
+	run.del = del
+	if run.keys, err = keysOf(rec, keys); err != nil {
+		rec.Release()
+		return nil, err
+	}
+	if orderName != "" {
+		idx := rec.Schema().FieldIndices(orderName)
+		if len(idx) == 0 {
+			rec.Release()
+			return nil, fmt.Errorf("a chunk of changes has no column %s", orderName)
+		}
+		if a, ok := rec.Column(idx[0]).(*array.Int64); ok {
+			run.order = a.Int64Values()
+		} else {
+			at, err := int64Values(rec.Column(idx[0]))
+			if err != nil {
+				rec.Release()
+				return nil, fmt.Errorf("order column %s: %w", orderName, err)
+			}
+			run.order = make([]int64, rec.NumRows())
+			for i := range run.order {
+				run.order[i] = at(i)
+			}
+		}
+	}
+	return run, nil
+}
+
+// keysOf is each row's key: as appendKeyOf and makeRowKey make it, and
+// without them for the common key of one integer column.
+func keysOf(rec arrow.RecordBatch, names []string) ([]rowKey, error) {
+	cols := make([]arrow.Array, len(names))
+	for i, k := range names {
+		idx := rec.Schema().FieldIndices(k)
+		if len(idx) == 0 {
+			return nil, fmt.Errorf("a chunk of changes has no key column %s", k)
+		}
+		cols[i] = rec.Column(idx[0])
+	}
+	keys := make([]rowKey, rec.NumRows())
+	if len(cols) == 1 && cols[0].NullN() == 0 {
+		// An integer's encoding is its 8 big-endian bytes as a long.
+		switch a := cols[0].(type) {
+		case *array.Int64:
+			for i, v := range a.Int64Values() {
+				keys[i] = rowKey{hi: uint64(v)}
+			}
+			return keys, nil
+		case *array.Int32:
+			for i, v := range a.Int32Values() {
+				keys[i] = rowKey{hi: uint64(int64(v))}
+			}
+			return keys, nil
+		}
+	}
+	var kb []byte
+	for i := range keys {
+		var err error
+		if kb, err = appendKeyOf(kb[:0], cols, names, i); err != nil {
+			return nil, err
+		}
+		keys[i] = makeRowKey(kb)
+	}
+	return keys, nil
+}
+
+// mergeRuns merges runs, each sorted by key with one row per key, into the
+// winner of each key, sorted by key: the highest Order value, then the
+// later run (runs are in the order their chunks were encoded). Key ranges
+// merge on every core.
+func mergeRuns(runs []*changeRun) []winner {
+	total := 0
+	for _, r := range runs {
+		total += len(r.keys)
+	}
+	parts := min(runtime.GOMAXPROCS(0), max(total>>16, 1))
+	splits := splitKeys(runs, parts)
+	out := make([][]winner, len(splits)+1)
+	var wg sync.WaitGroup
+	for p := range out {
+		wg.Go(func() {
+			var from, to *rowKey
+			if p > 0 {
+				from = &splits[p-1]
+			}
+			if p < len(splits) {
+				to = &splits[p]
+			}
+			out[p] = mergeRange(runs, from, to)
+		})
+	}
+	wg.Wait()
+	return slices.Concat(out...)
+}
+
+// splitKeys picks up to parts-1 keys that split the runs' keys into ranges
+// of about equal size, from a sample.
+func splitKeys(runs []*changeRun, parts int) []rowKey {
+	if parts < 2 {
+		return nil
+	}
+	var sample []rowKey
+	for _, r := range runs {
+		for i := 0; i < len(r.keys); i += 256 {
+			sample = append(sample, r.keys[i])
+		}
+	}
+	slices.SortFunc(sample, rowKey.compare)
+	var splits []rowKey
+	for p := 1; p < parts; p++ {
+		k := sample[p*len(sample)/parts]
+		if len(splits) == 0 || splits[len(splits)-1] != k {
+			splits = append(splits, k)
+		}
+	}
+	return splits
+}
+
+// mergeRange merges the runs' keys k with from <= k < to (nil: unbounded)
+// with a tree of losers: each key taken costs one comparison per level of
+// a tree over the runs.
+func mergeRange(runs []*changeRun, from, to *rowKey) []winner {
+	bound := func(r *changeRun, k *rowKey, none int) int {
+		if k == nil {
+			return none
+		}
+		return sort.Search(len(r.keys), func(i int) bool { return r.keys[i].compare(*k) >= 0 })
+	}
+	k := len(runs)
+	if k == 0 {
+		return nil
+	}
+	pos, end := make([]int, k), make([]int, k)
+	keys := make([]rowKey, k)
+	done := make([]bool, k)
+	n := 0
+	for i, r := range runs {
+		pos[i], end[i] = bound(r, from, 0), bound(r, to, len(r.keys))
+		if done[i] = pos[i] >= end[i]; !done[i] {
+			keys[i] = r.keys[pos[i]]
+			n += end[i] - pos[i]
+		}
+	}
+	// less orders runs by their current key; a finished run is last.
+	less := func(a, b int) bool {
+		if done[a] || done[b] {
+			return !done[a]
+		}
+		ka, kb := keys[a], keys[b]
+		return ka.hi < kb.hi || (ka.hi == kb.hi && ka.lo < kb.lo)
+	}
+	// tree[0] is the run with the least key; tree[1:k] hold the losers
+	// of the matches at each node (leaf i's parent is (i+k)/2).
+	tree := make([]int, k)
+	var play func(node int) int
+	play = func(node int) int {
+		if node >= k {
+			return node - k
+		}
+		a, b := play(2*node), play(2*node+1)
+		if less(b, a) {
+			a, b = b, a
+		}
+		tree[node] = b
+		return a
+	}
+	if k > 1 {
+		tree[0] = play(1)
+	}
+	at := func(ri int) winner {
+		r, p := runs[ri], pos[ri]
+		w := winner{key: keys[ri], batch: int32(ri), row: int32(p), op: opUpsert}
+		if r.del.Value(p) {
+			w.op = opDelete
+		}
+		if r.order != nil {
+			w.order = r.order[p]
+		}
+		return w
+	}
+	wins := make([]winner, 0, n)
+	var best winner
+	have := false
+	for ri := tree[0]; !done[ri]; ri = tree[0] {
+		w := at(ri)
+		switch {
+		case !have:
+			best, have = w, true
+		case w.key != best.key:
+			wins = append(wins, best)
+			best = w
+		case w.order > best.order || (w.order == best.order && w.batch > best.batch):
+			best = w
+		}
+		if pos[ri]++; pos[ri] == end[ri] {
+			done[ri] = true
+		} else {
+			keys[ri] = runs[ri].keys[pos[ri]]
+		}
+		for node := (ri + k) / 2; node > 0; node /= 2 {
+			if less(tree[node], ri) {
+				tree[node], ri = ri, tree[node]
+			}
+		}
+		tree[0] = ri
+	}
+	if have {
+		wins = append(wins, best)
+	}
+	return wins
+}
+
+// longKey is the 128-bit digest of an encoded key longer than rowKey
+// holds. It is SHA-256's, not a keyed hash's: the encode step and the
+// committer compute keys in different processes, which must agree, and a
+// key an attacker chose must not collide with another.
+func longKey(enc []byte) rowKey {
+	sum := sha256.Sum256(enc)
+	return rowKey{binary.BigEndian.Uint64(sum[:8]), binary.BigEndian.Uint64(sum[8:16])}
+}
