@@ -39,7 +39,7 @@ import (
 type chunk struct {
 	chunkHeader
 	parquet []byte
-	ipc     []byte // a row-level chunk's Arrow IPC stream instead (runs.go)
+	ipc     []byte                 // a row-level chunk's Arrow IPC stream instead (runs.go)
 	file    *file.Reader           // over parquet, its footer parsed
 	meta    *metadata.FileMetaData // file's footer
 }
