@@ -161,11 +161,11 @@ func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
 
 // paneRows is a pane's changes collapsed to one per key.
 type paneRows struct {
-	runs     []*changeRun // the pane's chunks in the order they were encoded
-	ids      []chunkID
-	wins     []winner // one per key the pane changes, sorted by key
-	rows     int64    // rows received
-	lastSent int64    // the last chunk's SentMS
+	runs []*changeRun // the pane's chunks in the order they were encoded
+	ids  []chunkID
+	wins []winner  // one per key the pane changes, sorted by key
+	rows int64     // rows received
+	sent sentTimes // when its chunks were sent
 }
 
 // winner is the change that wins for a key in a pane: row of runs[batch].
@@ -216,7 +216,7 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 	close(jobs)
 	wg.Wait()
 	for i, c := range all {
-		p.lastSent = max(p.lastSent, c.SentMS)
+		p.sent.add(c.sent())
 		p.ids = append(p.ids, c.ID)
 		if p.runs[i] != nil {
 			p.rows += p.runs[i].rows
@@ -548,7 +548,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
 	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d wait_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS, start.UnixMilli()-p.lastSent)
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS, start.Sub(p.sent.last).Milliseconds())
 	if v3 {
 		// After the pane's commit, which does not wait for it.
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {

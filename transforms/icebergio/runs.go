@@ -84,8 +84,11 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 		del   bool
 	}
 	n := int(rec.NumRows())
+	rowKeys, err := keysOf(rec, keys)
+	if err != nil {
+		return nil, err
+	}
 	changes := make([]change, 0, n)
-	var kb []byte
 	for r := range n {
 		op, err := cols.opOf(r)
 		if err != nil {
@@ -94,10 +97,7 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 		if op == opIgnore {
 			continue
 		}
-		if kb, err = cols.appendKey(kb[:0], r); err != nil {
-			return nil, err
-		}
-		c := change{key: makeRowKey(kb), row: int32(r), del: op == opDelete}
+		c := change{key: rowKeys[r], row: int32(r), del: op == opDelete}
 		if cols.order != nil {
 			c.order = cols.order(r)
 		}
