@@ -29,6 +29,7 @@ import (
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/dv"
+	"github.com/google/uuid"
 )
 
 // rowKey is a row's key as the index sorts and compares it. An encoded
@@ -104,6 +105,7 @@ func sortByKey[T any](s []T, key func(*T) rowKey) []T {
 // keyIndex is where each live row of a table is, by key: see the top of
 // this file and of rowlevel.go.
 type keyIndex struct {
+	table    uuid.UUID    // the table it indexes: a table made again under its name starts afresh
 	snapshot int64        // the snapshot the index reflects; -1: none yet
 	entries  []indexEntry // one per live row, sorted by key, keys unique
 	files    []fileInfo
@@ -128,19 +130,24 @@ type fileInfo struct {
 	gone bool             // rewritten away: no longer in the table
 }
 
-// keyIndexes holds the key indexes of the process, by table (its UUID, so
-// a table dropped and created again starts afresh) and key and order
-// columns: one per table however many DoFn instances the runner makes (a
-// runner that starts the next pane's bundle on a new instance while the
-// last commit runs would otherwise rebuild it). Commits use an index under
-// lockTable.
+// keyIndexes holds the key indexes of the process, by catalog, table name,
+// key and order columns: one per table however many DoFn instances the
+// runner makes (a runner that starts the next pane's bundle on a new
+// instance while the last commit runs would otherwise rebuild it), and one
+// per name, so that a table dropped and made again replaces its
+// predecessor's index instead of keeping it alive. Commits use an index
+// under lockTable.
 var keyIndexes sync.Map
 
-// keyIndex is tbl's index; the caller holds its lockTable.
-func (s *sink) keyIndex(tbl *table.Table, keys []string) *keyIndex {
-	id := strings.Join(append([]string{tbl.Metadata().TableUUID().String(), s.cfg.Order}, keys...), "\x00")
-	idx, _ := keyIndexes.LoadOrStore(id, &keyIndex{snapshot: -1})
-	return idx.(*keyIndex)
+// keyIndex is tbl's index; the caller holds dest's lockTable.
+func (s *sink) keyIndex(dest string, tbl *table.Table, keys []string) *keyIndex {
+	id := strings.Join(append([]string{s.cfg.Catalog.URI, dest, s.cfg.Order}, keys...), "\x00")
+	v, _ := keyIndexes.LoadOrStore(id, &keyIndex{snapshot: -1})
+	idx := v.(*keyIndex)
+	if u := tbl.Metadata().TableUUID(); idx.table != u {
+		*idx = keyIndex{table: u, snapshot: -1}
+	}
+	return idx
 }
 
 func (idx *keyIndex) invalidate() { idx.snapshot = -1 }

@@ -82,7 +82,7 @@ func TestUpsertLongKeys(t *testing.T) {
 	seq := int64(0)
 	for pane := range 4 {
 		if pane == 2 {
-			s.keyIndex(loadTable(t, s.cat, dest), cfg.Key).invalidate() // as a restarted worker: rebuilt from the table
+			s.keyIndex(dest, loadTable(t, s.cat, dest), cfg.Key).invalidate() // as a restarted worker: rebuilt from the table
 		}
 		var rows []named
 		for range 3000 {
@@ -101,4 +101,44 @@ func TestUpsertLongKeys(t *testing.T) {
 		got[row.Name] = row.Value
 	}
 	require.Equal(t, want, got)
+}
+
+// A table dropped and made again under its name gets a fresh index, which
+// takes the place of its predecessor's: a long-lived worker that recreates
+// tables does not keep every old table's index.
+func TestKeyIndexOfARecreatedTable(t *testing.T) {
+	type acct struct {
+		ID  int64 `beam:"id"`
+		Seq int64 `beam:"seq"`
+		Bal int64 `beam:"bal"`
+	}
+	ctx := context.Background()
+	dest := "cdc.recreated"
+	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Upsert, Key: []string{"id"}, Order: "seq"}
+	s := newTestSink[acct](t, cfg)
+	indexes := func() (n int) {
+		keyIndexes.Range(func(k, _ any) bool {
+			if strings.Contains(k.(string), cfg.Catalog.URI+"\x00"+dest+"\x00") {
+				n++
+			}
+			return true
+		})
+		return n
+	}
+	_, err := s.commitRows(ctx, dest, chunksOf(t, s, []acct{{1, 1, 10}, {2, 2, 20}}, 10), nil)
+	require.NoError(t, err)
+	ident, _ := parseIdent(dest)
+	require.NoError(t, s.cat.DropTable(ctx, ident))
+	_, err = s.commitRows(ctx, dest, chunksOf(t, s, []acct{{2, 1, 21}, {3, 2, 30}}, 10), nil)
+	require.NoError(t, err)
+	tbl := loadTable(t, s.cat, dest)
+	require.Equal(t, 1, indexes(), "indexes of %s in the process", dest)
+	idx := s.keyIndex(dest, tbl, cfg.Key)
+	require.Equal(t, tbl.Metadata().TableUUID(), idx.table)
+	require.Len(t, idx.entries, 2, "the new table's live rows")
+	got := map[int64]int64{}
+	for _, r := range readRows[acct](t, tbl) {
+		got[r.ID] = r.Bal
+	}
+	require.Equal(t, map[int64]int64{2: 21, 3: 30}, got)
 }

@@ -457,7 +457,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	if err != nil {
 		return res, err
 	}
-	idx := s.keyIndex(tbl, keys)
+	idx := s.keyIndex(dest, tbl, keys)
 	w := &rowWrite{s: s, dest: dest, pane: p, keys: keys, keyIDs: keyIDs}
 	var plan *rowPlan
 	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
