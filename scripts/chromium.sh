@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs Debian's chromium for the web UI's headless browser test
-# (cmd/icebeam TestUIInChromium, which skips without it) and prints its path.
+# Installs Debian's chromium for the web UI's headless browser tests
+# (catalog/webui TestUIInChromium and TestUIKeyboardAndWidth, cmd/icebeam
+# TestServeUIFollowsAClicksStream; they skip without it unless
+# BROWSER=require) and prints its path.
 #
-#   ./scripts/chromium.sh && go test ./cmd/icebeam -run TestUIInChromium
+#   ./scripts/chromium.sh && go test ./catalog/webui -run 'Chromium|Keyboard'
 set -euo pipefail
 if ! command -v chromium >/dev/null 2>&1; then
   sudo=""

@@ -263,3 +263,26 @@ func TestUIDeleteFiles(t *testing.T) {
 	require.NotContains(t, body, "<td>w3</td>")
 	require.NotContains(t, body, "<td>w7</td>")
 }
+
+// TestUISortOrderAndIdentifiers: the table page shows a keyed table's
+// identifier fields and its sort order, field by field.
+func TestUISortOrderAndIdentifiers(t *testing.T) {
+	f := newFixture(t)
+	order, err := table.NewSortOrder(1, []table.SortField{
+		{SourceIDs: []int{3}, Transform: iceberg.IdentityTransform{}, Direction: table.SortDESC, NullOrder: table.NullsLast},
+		{SourceIDs: []int{1}, Transform: iceberg.BucketTransform{NumBuckets: 4}, Direction: table.SortASC, NullOrder: table.NullsFirst},
+	})
+	require.NoError(t, err)
+	_, err = f.cat.CreateTable(context.Background(), table.Identifier{"db", "keyed"}, schema, icecatalog.WithSortOrder(order))
+	require.NoError(t, err)
+
+	rsp, body := get(t, f.url+"/ui/tables/db/keyed")
+	require.Equal(t, http.StatusOK, rsp.StatusCode, body)
+	require.Contains(t, body, `Sort order <span class="note">(id 1)</span>`)
+	require.Contains(t, body, "<ol><li><code>identity(word) desc nulls-last</code></li><li><code>bucket[4](id) asc nulls-first</code></li></ol>")
+	require.Regexp(t, `<th scope="row">id</th><td><code>long</code></td><td>required</td><td>identifier</td>`, body)
+	require.Regexp(t, `<th scope="row">word</th><td><code>string</code></td><td>optional</td><td></td>`, body)
+
+	_, body = get(t, f.url+"/ui/tables/db/events")
+	require.Contains(t, body, "<p>Unsorted.</p>")
+}

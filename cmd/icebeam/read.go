@@ -229,6 +229,11 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 		if f.Required {
 			req = "required"
 		}
+		// Identifier fields are the row key that upserts and deletes
+		// match on (icebergio's Upsert and Changes modes).
+		if slices.Contains(schema.IdentifierFieldIDs, f.ID) {
+			req += "\tidentifier"
+		}
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", f.ID, f.Name, f.Type, req)
 	}
 	if err := tw.Flush(); err != nil {
@@ -250,6 +255,20 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+	}
+
+	order := tbl.SortOrder()
+	if order.Len() == 0 {
+		fmt.Fprintf(w, "\nsort order (id %d): unsorted\n", order.OrderID())
+	} else {
+		fmt.Fprintf(w, "\nsort order (id %d):\n", order.OrderID())
+		for _, f := range order.Fields() {
+			src := strconv.Itoa(f.SourceID())
+			if col, ok := schema.FindColumnName(f.SourceID()); ok {
+				src = col
+			}
+			fmt.Fprintf(w, "  %s(%s) %s %s\n", f.Transform, src, f.Direction, f.NullOrder)
 		}
 	}
 

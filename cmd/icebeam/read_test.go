@@ -180,11 +180,37 @@ func TestDescribe(t *testing.T) {
 	has(fmt.Sprintf(`^  dev\s+branch\s+%d$`, f.snaps[2]))
 	has(fmt.Sprintf(`^  main\s+branch\s+%d$`, f.snaps[1]))
 
+	has(`^sort order \(id 0\): unsorted$`)
+
 	// The same table at the dev branch.
 	out, stderr, err = icebeam("describe", "--catalog_uri", f.uri, "db.events@dev")
 	require.NoError(t, err, stderr)
 	require.Regexp(t, fmt.Sprintf(`(?m)^snapshot\s+%d \(`, f.snaps[2]), out)
 	require.Regexp(t, `(?m)^ref\s+dev$`, out)
+
+	// A keyed, sorted table: identifier fields and sort order, as the web
+	// UI shows them.
+	ctx := context.Background()
+	cat, err := catalog.Open(ctx, catalog.Config{URI: f.uri})
+	require.NoError(t, err)
+	keyed := iceberg.NewSchemaWithIdentifiers(0, []int{1, 2},
+		iceberg.NestedField{ID: 1, Name: "id", Type: iceberg.PrimitiveTypes.Int64, Required: true},
+		iceberg.NestedField{ID: 2, Name: "category", Type: iceberg.PrimitiveTypes.String, Required: true},
+		iceberg.NestedField{ID: 3, Name: "score", Type: iceberg.PrimitiveTypes.Float64},
+	)
+	order, err := table.NewSortOrder(1, []table.SortField{
+		{SourceIDs: []int{3}, Transform: iceberg.IdentityTransform{}, Direction: table.SortDESC, NullOrder: table.NullsLast},
+		{SourceIDs: []int{1}, Transform: iceberg.BucketTransform{NumBuckets: 4}, Direction: table.SortASC, NullOrder: table.NullsFirst},
+	})
+	require.NoError(t, err)
+	_, err = cat.CreateTable(ctx, table.Identifier{"db", "keyed"}, keyed, icecatalog.WithSortOrder(order))
+	require.NoError(t, err)
+	out, stderr, err = icebeam("describe", "--catalog_uri", f.uri, "db.keyed")
+	require.NoError(t, err, stderr)
+	require.Regexp(t, `(?m)^  1\s+id\s+long\s+required\s+identifier$`, out)
+	require.Regexp(t, `(?m)^  2\s+category\s+string\s+required\s+identifier$`, out)
+	require.Regexp(t, `(?m)^  3\s+score\s+double\s+optional$`, out)
+	require.Regexp(t, `(?m)^sort order \(id 1\):\n  identity\(score\) desc nulls-last\n  bucket\[4\]\(id\) asc nulls-first$`, out)
 }
 
 func TestSnapshots(t *testing.T) {

@@ -82,10 +82,22 @@ func runUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		CatalogFlags: strings.Join(launch.CatalogFlags(cfg), " "),
 		Poll:         *poll,
 	}
-	h, err := localcatalog.Guard(webui.New(opts), host, localcatalog.Options{AllowedHosts: allowedHosts})
+	ui := webui.New(opts)
+	guarded, err := localcatalog.Guard(ui, host, localcatalog.Options{AllowedHosts: allowedHosts})
 	if err != nil {
 		return err
 	}
+	// The UI takes no change from anyone, so a change is refused as such
+	// (405, read-only) before the guard: the guard would refuse one from
+	// another origin with advice to allow it by --allowed_origins, a flag
+	// of serve that ui has no use for.
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			ui.ServeHTTP(w, r)
+			return
+		}
+		guarded.ServeHTTP(w, r)
+	})
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("icebeam ui: listening on %s: %w", *addr, err)

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"html"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,6 +173,23 @@ func TestUICommand(t *testing.T) {
 	code, body := get(t, http.DefaultClient, base+"/ui/tables/db/events", "")
 	require.Equal(t, http.StatusOK, code)
 	require.Contains(t, body, "--catalog_uri="+f.uri, "the icebeam line reaches the same catalog")
+	// The page's icebeam line works as printed, at the current snapshot and
+	// at a ref, and reads the rows the page previews.
+	for _, at := range []string{"", "?ref=dev"} {
+		code, body := get(t, http.DefaultClient, base+"/ui/tables/db/events"+at, "")
+		require.Equal(t, http.StatusOK, code, body)
+		m := regexp.MustCompile(`<h3>icebeam</h3>\s*<pre tabindex="0"><code>icebeam ([^<]+)</code></pre>`).FindStringSubmatch(body)
+		require.NotNil(t, m, "the page %s has no icebeam line", at)
+		line := html.UnescapeString(m[1])
+		out, stderr, err := icebeam(strings.Fields(line)...)
+		require.NoError(t, err, "icebeam %s: %s", line, stderr)
+		for _, id := range []string{"0", "14"} {
+			require.Regexp(t, `(?m)^\s*`+id+`\s`, out, "icebeam %s", line)
+		}
+		if at != "" {
+			require.Regexp(t, `(?m)^\s*101\s`, out, "icebeam %s reads the ref", line)
+		}
+	}
 	rsp, err := http.Post(base+"/ui/tables/db/events", "application/json", strings.NewReader("{}"))
 	require.NoError(t, err)
 	rsp.Body.Close()

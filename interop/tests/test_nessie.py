@@ -10,12 +10,15 @@ read back as rows 0..N-1, a multiset built here from the formula.
 """
 
 import os
+import re
+import shlex
+import subprocess
 from collections import Counter
 
 import pytest
 import requests
 
-from conftest import BIN, run, icebeam_json
+from conftest import BIN, ROOT, WORK, run, icebeam_json
 
 NESSIE_URI = os.environ.get("INTEROP_NESSIE_URI", "")
 NESSIE_API = os.environ.get("INTEROP_NESSIE_API", "")
@@ -79,6 +82,26 @@ def branches():
   return base, head("dev")
 
 
+@pytest.fixture(scope="module")
+def stream(branches):
+  """Streams STREAM on dev with a commit a second for 6 s; returns the run's output."""
+  clicks("nessie-clicks-stream", "dev", STREAM, ["--triggering_frequency_seconds=1", "--duration=6s"])
+  with open(os.path.join(WORK, "nessie-clicks-stream.log")) as f:
+    return f.read()
+
+
+def summary_and_look(out, what):
+  """The run's summary (at least?, rows, snapshots) and what its printed command printed, run as printed."""
+  m = re.search(r"Committed (at least )?(\d+) rows in (\d+) snapshots", out)
+  assert m, f"{what}: no summary in the run's output:\n{out[-2000:]}"
+  look = re.search(r"Look at it: go run \./cmd/icebeam (.*)", out)
+  assert look, f"{what}: no command to look at the table:\n{out[-2000:]}"
+  proc = subprocess.run([f"{BIN}/icebeam"] + shlex.split(look.group(1)), capture_output=True, text=True, timeout=120,
+                        cwd=ROOT)
+  assert proc.returncode == 0, f"{what}: icebeam {look.group(1)} failed:\n{proc.stdout[-1000:]}{proc.stderr[-2000:]}"
+  return (m.group(1), int(m.group(2)), int(m.group(3))), proc.stdout
+
+
 def test_branch_and_main_differ_by_the_second_run(branches):
   main = scan(f"{TABLE}@main")
   dev = scan(f"{TABLE}@dev")
@@ -119,8 +142,7 @@ def test_merge_brings_the_rows_to_main(branches):
     "1011 read): the sink commits panes concurrently; a pane whose base had no snapshot sends "
     "assert-ref-snapshot-id main=null, which Nessie accepts although another pane's snapshot is "
     "already main (see test_nessie_rejects_a_stale_first_commit), so that snapshot's rows vanish"))
-def test_streaming_commits_keep_every_row(branches):
-  clicks("nessie-clicks-stream", "dev", STREAM, ["--triggering_frequency_seconds=1", "--duration=6s"])
+def test_streaming_commits_keep_every_row(stream):
   assert_stream(scan(f"{STREAM}@dev"), f"{STREAM}@dev after several streaming commits")
 
 
@@ -147,17 +169,25 @@ def test_summary_counts_the_runs_commits(branches):
   """The dev run's summary counts what it committed (1 s of rows 5 ms apart,
   in one commit), although Nessie serves only the current snapshot, and the
   command it prints to look at the table works as printed."""
-  import re
-  import shlex
-  import subprocess
-  from conftest import ROOT, WORK
   with open(os.path.join(WORK, "nessie-clicks-dev.log")) as f:
     out = f.read()
-  m = re.search(r"Committed (at least )?(\d+) rows in (\d+) snapshots", out)
-  assert m, f"no summary in the run's output:\n{out[-2000:]}"
-  assert (m.group(1), int(m.group(2)), int(m.group(3))) == (None, 200, 1), f"summary: {m.group(0)}"
-  look = re.search(r"Look at it: go run \./cmd/icebeam (.*)", out)
-  assert look, f"no command to look at the table:\n{out[-2000:]}"
-  args = shlex.split(look.group(1))
-  proc = subprocess.run([f"{BIN}/icebeam"] + args, capture_output=True, text=True, timeout=120, cwd=ROOT)
-  assert proc.returncode == 0, f"icebeam {look.group(1)} failed:\n{proc.stdout[-1000:]}{proc.stderr[-2000:]}"
+  got, _ = summary_and_look(out, "the dev run")
+  assert got == (None, 200, 1), f"summary: {got}"
+
+
+def test_stream_summary_counts_every_commit(stream):
+  """The issue's first run: a stream that commits several times to a Nessie
+  branch reports every commit and row it made (the job's own commit lines
+  count them), not the one snapshot Nessie serves, and its printed command
+  shows the branch's table."""
+  lines = re.findall(r"icebergio: committed table=" + re.escape(STREAM) + r" .*?snapshot=(\d+) .*? rows=(\d+)", stream)
+  commits = [int(rows) for _, rows in lines]
+  assert len(commits) > 1, f"the stream committed {len(commits)} times; the check needs several:\n{stream[-2000:]}"
+  got, look = summary_and_look(stream, "the stream")
+  read = sum(scan(f"{STREAM}@dev").values())
+  if read != sum(commits):
+    pytest.xfail(f"Nessie lost a commit (committed {sum(commits)} rows, read {read}): "
+                 "see test_nessie_rejects_a_stale_first_commit")
+  assert got == (None, sum(commits), len(commits)), (
+      f"summary (at least?, rows, snapshots) {got}; the job committed {len(commits)} times, {sum(commits)} rows")
+  assert any(snap in look for snap, _ in lines), f"the printed command shows none of the run's snapshots:\n{look[-2000:]}"
