@@ -460,6 +460,9 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	idx := s.keyIndex(dest, tbl, keys)
 	w := &rowWrite{s: s, dest: dest, pane: p, keys: keys, keyIDs: keyIDs}
 	var plan *rowPlan
+	// The last attempt's time writing data files, and writing its deletes and
+	// manifests (stage), for the commit log.
+	var writeTime, stageTime time.Duration
 	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
 		// The last attempt's deletion vectors were staged against
 		// a base that has moved on.
@@ -472,9 +475,13 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 			lookup = idx
 		}
 		plan = w.plan(lookup)
+		began := time.Now()
 		if err := w.writeRows(ctx, tbl, plan); err != nil {
 			return err
 		}
+		writeTime = time.Since(began)
+		began = time.Now()
+		defer func() { stageTime = time.Since(began) }()
 		rd := tx.NewRowDelta(withPaneProps(props, commitID, p.rows, plan, v3))
 		rd.AddRows(w.data...)
 		if v3 {
@@ -547,8 +554,9 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	staleCounter.Inc(ctx, plan.stale)
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
-	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d wait_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS, start.Sub(p.sent.last).Milliseconds())
+	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d write_ms=%d stage_ms=%d wait_ms=%d",
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS,
+		writeTime.Milliseconds(), stageTime.Milliseconds(), start.Sub(p.sent.last).Milliseconds())
 	if v3 {
 		// After the pane's commit, which does not wait for it.
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
@@ -697,7 +705,25 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 	if err != nil {
 		return err
 	}
-	batches := func(yield func(arrow.RecordBatch, error) bool) {
+	conv, arrowSchema, err := w.s.tableColumnsOf(ctx, tbl, want, w.newRows(ctx, p))
+	if err != nil {
+		return err
+	}
+	for f, err := range table.WriteRecords(ctx, tbl, arrowSchema, conv, table.WithTargetFileSize(w.s.targetFileSize(tbl))) {
+		if err != nil {
+			w.s.removeFiles(ctx, tbl, w.data)
+			w.data = nil
+			return fmt.Errorf("writing data files: %w", err)
+		}
+		w.data = append(w.data, f)
+	}
+	w.dataFor = fp
+	return nil
+}
+
+// newRows are the plan's new rows, run by run.
+func (w *rowWrite) newRows(ctx context.Context, p *rowPlan) iter.Seq2[arrow.RecordBatch, error] {
+	return func(yield func(arrow.RecordBatch, error) bool) {
 		for i, run := range w.pane.runs {
 			sel := p.insert[p.batchStart[i] : p.batchStart[i]+int(run.rec.NumRows())]
 			out, err := selectRows(ctx, run.rec, sel, run.rowColumns())
@@ -713,20 +739,6 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 			}
 		}
 	}
-	conv, arrowSchema, err := w.s.tableColumnsOf(ctx, tbl, want, batches)
-	if err != nil {
-		return err
-	}
-	for f, err := range table.WriteRecords(ctx, tbl, arrowSchema, conv, table.WithTargetFileSize(w.s.targetFileSize(tbl))) {
-		if err != nil {
-			w.s.removeFiles(ctx, tbl, w.data)
-			w.data = nil
-			return fmt.Errorf("writing data files: %w", err)
-		}
-		w.data = append(w.data, f)
-	}
-	w.dataFor = fp
-	return nil
 }
 
 // selectRows is rec's selected rows of its first cols columns; nil when

@@ -262,13 +262,91 @@ func keysOf(rec arrow.RecordBatch, names []string) ([]rowKey, error) {
 
 // mergeRuns merges runs, each sorted by key with one row per key, into the
 // winner of each key, sorted by key: the highest Order value, then the
-// later run (runs are in the order their chunks were encoded). Key ranges
-// merge on every core.
+// later run (runs are in the order their chunks were encoded).
 func mergeRuns(runs []*changeRun) []winner {
 	total := 0
 	for _, r := range runs {
 		total += len(r.keys)
 	}
+	if wins, ok := mergeDense(runs, total); ok {
+		return wins
+	}
+	return mergeTree(runs, total)
+}
+
+// mergeDense merges runs whose keys are dense integers (a database's
+// sequence-assigned ids: one integer column, so every key's low word is
+// the same and its high word is the value) by addressing a slot per value
+// between the least and the greatest key: one pass over the changes in
+// run order, then one over the slots, where a tree of losers pays a
+// comparison per level for each change. ok is false, and nothing done,
+// when the keys are not such or too sparse: more slots than twice the
+// changes.
+func mergeDense(runs []*changeRun, total int) (wins []winner, ok bool) {
+	var lo, least, most uint64
+	first := true
+	for _, r := range runs {
+		if len(r.keys) == 0 {
+			continue
+		}
+		a, b := r.keys[0], r.keys[len(r.keys)-1]
+		if first {
+			lo, least, most, first = a.lo, a.hi, b.hi, false
+		}
+		if a.lo != lo || b.lo != lo {
+			return nil, false
+		}
+		least, most = min(least, a.hi), max(most, b.hi)
+	}
+	if first || most-least >= uint64(2*total) {
+		return nil, false
+	}
+	span := int(most-least) + 1
+	// Per slot: the run and row of the change that wins it so far (run
+	// -1: none), and that change's Order value.
+	run, row := make([]int32, span), make([]int32, span)
+	order := make([]int64, span)
+	for i := range run {
+		run[i] = -1
+	}
+	for ri, r := range runs {
+		for p, k := range r.keys {
+			if k.lo != lo {
+				return nil, false
+			}
+			var o int64
+			if r.order != nil {
+				o = r.order[p]
+			}
+			s := k.hi - least
+			if run[s] < 0 || o >= order[s] { // a later run wins a tie
+				run[s], row[s], order[s] = int32(ri), int32(p), o
+			}
+		}
+	}
+	n := 0
+	for _, ri := range run {
+		if ri >= 0 {
+			n++
+		}
+	}
+	wins = make([]winner, 0, n)
+	for s, ri := range run {
+		if ri < 0 {
+			continue
+		}
+		w := winner{key: rowKey{hi: least + uint64(s), lo: lo}, batch: ri, row: row[s], order: order[s], op: opUpsert}
+		if runs[ri].del.Value(int(row[s])) {
+			w.op = opDelete
+		}
+		wins = append(wins, w)
+	}
+	return wins, true
+}
+
+// mergeTree merges runs of any keys with trees of losers, the key space
+// split into ranges merged on every core.
+func mergeTree(runs []*changeRun, total int) []winner {
 	parts := min(runtime.GOMAXPROCS(0), max(total>>16, 1))
 	splits := splitKeys(runs, parts)
 	out := make([][]winner, len(splits)+1)

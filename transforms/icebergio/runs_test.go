@@ -13,18 +13,23 @@ import (
 
 // Merging sorted runs picks, for each key, what a map over every change
 // picks: the highest Order value, then the later run. Runs of every size,
-// keys that share their high word (so ranges split inside it), and enough
-// changes that the key space is cut into ranges merged apart.
+// keys that share their high word (so ranges split inside it), enough
+// changes that the key space is cut into ranges merged apart, and dense
+// integer keys; both merges, the tree of losers for every case and the
+// slots of mergeDense where the keys allow it.
 func TestMergeRunsPicksWinners(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct {
 		name       string
 		runs, keys int
 		size       func() int
+		dense      bool // integer keys: a low word shared by all, the value in the high one
 	}{
-		{"one run", 1, 1000, func() int { return 500 }},
-		{"empty runs among others", 7, 50, func() int { return []int{0, 1, 30}[r.IntN(3)] }},
-		{"many runs, split ranges", 150, 300_000, func() int { return r.IntN(4000) }},
+		{"one run", 1, 1000, func() int { return 500 }, false},
+		{"empty runs among others", 7, 50, func() int { return []int{0, 1, 30}[r.IntN(3)] }, false},
+		{"many runs, split ranges", 150, 300_000, func() int { return r.IntN(4000) }, false},
+		{"dense integer keys", 160, 100_000, func() int { return r.IntN(3000) }, true},
+		{"dense, one run", 1, 1000, func() int { return 900 }, true},
 	} {
 		type change struct {
 			k     rowKey
@@ -39,6 +44,9 @@ func TestMergeRunsPicksWinners(t *testing.T) {
 			byKey := map[rowKey]change{}
 			for range c.size() {
 				k := rowKey{uint64(r.IntN(4)), uint64(r.IntN(c.keys))}
+				if c.dense {
+					k = rowKey{hi: 1<<40 + uint64(r.IntN(c.keys)), lo: 7}
+				}
 				byKey[k] = change{k, int64(r.IntN(5)), r.IntN(3) == 0}
 			}
 			cs := slices.SortedFunc(maps.Values(byKey), func(a, b change) int { return a.k.compare(b.k) })
@@ -56,17 +64,30 @@ func TestMergeRunsPicksWinners(t *testing.T) {
 			del.Release()
 			runs = append(runs, run)
 		}
-		got := mergeRuns(runs)
-		require.Len(t, got, len(want), c.name)
-		require.True(t, slices.IsSortedFunc(got, func(a, b winner) int { return a.key.compare(b.key) }), c.name)
-		for _, w := range got {
-			a := want[w.key]
-			ch := changes[a.run][a.row]
-			op := opUpsert
-			if ch.del {
-				op = opDelete
+		total := 0
+		for _, run := range runs {
+			total += len(run.keys)
+		}
+		dense, ok := mergeDense(runs, total)
+		require.Equal(t, c.dense, ok, "%s: merged by slots", c.name)
+		for _, m := range []struct {
+			name string
+			got  []winner
+		}{{"tree", mergeTree(runs, total)}, {"slots", dense}} {
+			if m.name == "slots" && !ok {
+				continue
 			}
-			require.Equal(t, winner{key: w.key, batch: int32(a.run), row: int32(a.row), order: ch.order, op: op}, w, c.name)
+			require.Len(t, m.got, len(want), "%s, %s", c.name, m.name)
+			require.True(t, slices.IsSortedFunc(m.got, func(a, b winner) int { return a.key.compare(b.key) }), c.name)
+			for _, w := range m.got {
+				a := want[w.key]
+				ch := changes[a.run][a.row]
+				op := opUpsert
+				if ch.del {
+					op = opDelete
+				}
+				require.Equal(t, winner{key: w.key, batch: int32(a.run), row: int32(a.row), order: ch.order, op: op}, w, "%s, %s", c.name, m.name)
+			}
 		}
 		for _, run := range runs {
 			run.del.Release()
