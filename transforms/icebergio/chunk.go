@@ -24,6 +24,8 @@ import (
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // A chunk is one bundle's rows of one table and partition, encoded as a
@@ -71,7 +73,7 @@ const chunkMagic = "IBC2"
 
 func init() {
 	// The Go types iceberg-go gives partition values of the column types
-	// rows can have (schema.go).
+	// rows can have (package rowcodec).
 	for _, v := range []any{iceberg.Date(0), iceberg.Time(0), iceberg.Timestamp(0), iceberg.TimestampNano(0)} {
 		gob.Register(v)
 	}
@@ -182,20 +184,20 @@ const memLocation = "mem://icebeam"
 
 // newChunkEncoder encodes rows as tables cfg creates are laid out: its
 // partition spec and table properties.
-func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
-	spec, err := partitionSpec(cfg.PartitionBy, rows.iceberg)
+func newChunkEncoder(rows *rowcodec.Schema, cfg Config) (*chunkEncoder, error) {
+	spec, err := partitionSpec(cfg.PartitionBy, rows.Iceberg)
 	if err != nil {
 		return nil, err
 	}
 	props := cfg.tableProperties()
-	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
+	meta, err := table.NewMetadata(rows.Iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
 	if err != nil {
-		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
+		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.Iceberg, err)
 	}
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.arrow, cfg: cfg}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, cfg: cfg}, nil
 }
 
 // encode turns batches into chunks, one per partition, appended to out.

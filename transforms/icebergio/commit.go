@@ -22,6 +22,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
@@ -123,7 +124,7 @@ func (s *sink) retryFor() time.Duration {
 type sink struct {
 	cat  icecatalog.Catalog
 	cfg  Config
-	rows *rowSchema
+	rows *rowcodec.Schema
 	spec iceberg.PartitionSpec
 	enc  *chunkEncoder // the layout chunks arrive in
 	id   string        // random: this instance's data files carry it (see fileTag)
@@ -132,8 +133,8 @@ type sink struct {
 	created *iceberg.Schema
 }
 
-func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {
-	spec, err := partitionSpec(cfg.PartitionBy, rows.iceberg)
+func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, error) {
+	spec, err := partitionSpec(cfg.PartitionBy, rows.Iceberg)
 	if err != nil {
 		return nil, err
 	}
@@ -623,7 +624,7 @@ func currentDataFiles(ctx context.Context, tbl *table.Table) ([]iceberg.DataFile
 // types widened. Unchanged columns keep their field ids, so old snapshots
 // stay readable.
 func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) error {
-	target := s.rows.iceberg
+	target := s.rows.Iceberg
 	u := tx.UpdateSchema(true, true)
 	var drop func(path []string, cur, want []iceberg.NestedField)
 	drop = func(path []string, cur, want []iceberg.NestedField) {
@@ -713,7 +714,7 @@ func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.S
 
 // tableColumns converts batches of rows into batches of tbl's schema.
 func (s *sink) tableColumns(ctx context.Context, tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) (iter.Seq2[arrow.RecordBatch, error], *arrow.Schema, error) {
-	rows, err := withTableIDs(s.rows.iceberg, tbl.Schema())
+	rows, err := withTableIDs(s.rows.Iceberg, tbl.Schema())
 	if err != nil {
 		return nil, nil, err
 	}

@@ -198,14 +198,14 @@ func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, t
 		Name:  "icebergio: table " + dest,
 		Base:  tbl,
 		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
-			if changes, err = schemaChanges(tbl.Metadata(), s.rows.iceberg); err != nil {
-				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.goType, err)
+			if changes, err = schemaChanges(tbl.Metadata(), s.rows.Iceberg); err != nil {
+				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.GoType, err)
 			}
 			if len(changes) == 0 {
 				return commit.ErrNothingToCommit
 			}
 			if !s.mayEvolve(tbl) {
-				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.goType, joinChanges(changes), s.evolutionRule())
+				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.GoType, joinChanges(changes), s.evolutionRule())
 			}
 			return stageSchemaChanges(tbl, tx, changes)
 		},

@@ -65,7 +65,7 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 
 	// The reference: iceberg-go writes the same rows as one file.
 	var ref []iceberg.DataFile
-	for df, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, batches(t, s, rows)) {
+	for df, err := range table.WriteRecords(ctx, tbl, s.rows.Arrow, batches(t, s, rows)) {
 		require.NoError(t, err)
 		ref = append(ref, df)
 	}
@@ -82,13 +82,13 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 func batches(t *testing.T, s *sink, rows []benchRow) func(yield func(arrow.RecordBatch, error) bool) {
 	t.Helper()
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-		defer bb.release()
+		bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+		defer bb.Release()
 		for i := range rows {
 			v := any(rows[i])
-			bb.add(s.rows.rowPointer(&v))
+			bb.Add(s.rows.RowPointer(&v))
 		}
-		yield(bb.batch(), nil)
+		yield(bb.Batch(), nil)
 	}
 }
 
@@ -165,7 +165,7 @@ func TestTableWithAnotherSpecIsRewritten(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
 	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{1}, FieldID: 1000, Name: "user_id", Transform: iceberg.IdentityTransform{}})
-	_, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg, icecatalog.WithPartitionSpec(&spec))
+	_, err = s.cat.CreateTable(ctx, ident, s.rows.Iceberg, icecatalog.WithPartitionSpec(&spec))
 	require.NoError(t, err)
 
 	rows := append(clicks(0, 30, "ann"), clicks(30, 50, "bob")...)
