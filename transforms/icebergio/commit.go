@@ -626,6 +626,8 @@ func currentDataFiles(ctx context.Context, tbl *table.Table) ([]iceberg.DataFile
 func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) error {
 	target := s.rows.Iceberg
 	u := tx.UpdateSchema(true, true)
+	// Not rowcodec.Match: this walks the table's columns, not the rows',
+	// and only through structs, leaving what UnionByNameWith settles.
 	var drop func(path []string, cur, want []iceberg.NestedField)
 	drop = func(path []string, cur, want []iceberg.NestedField) {
 		for _, c := range cur {

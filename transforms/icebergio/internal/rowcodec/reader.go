@@ -92,7 +92,10 @@ func ColumnNames(sc *iceberg.Schema) string {
 	return fmt.Sprint(names)
 }
 
-// readableAs reports whether values of the table type t fit field f.
+// readableAs reports whether values of the table type t fit field f. It
+// walks the Go fields rather than going through Match: whether a missing
+// column is allowed depends on the Go field (a pointer), and widening runs
+// the other way (a table's int reads into a row's int64).
 func readableAs(tableName, column, where string, f *Field, t iceberg.Type) error {
 	bad := func(hint string) error {
 		if hint != "" {
