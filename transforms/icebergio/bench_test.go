@@ -89,7 +89,7 @@ func BenchmarkRowsToParquet(b *testing.B) {
 }
 
 // BenchmarkSmallChunks measures the commit step for a pane of chunks below
-// minRowGroupRows, which it decodes and re-encodes into full row groups.
+// stitch.MinRowGroupRows, which it decodes and re-encodes into full row groups.
 func BenchmarkSmallChunks(b *testing.B) {
 	ctx := context.Background()
 	s := newTestSink[click](b, Config{Catalog: launch(b), Table: "bench.small"})

@@ -34,7 +34,7 @@ import (
 // the shuffled pane a fraction of its Arrow size (a pane of 20M generated
 // clicks is under 1 MB, against about 400 MB of Arrow); at the trigger the
 // committer only concatenates the pane's row groups into data files (see
-// stitch.go).
+// package stitch).
 //
 // On the wire: chunkMagic, the header's length (uvarint), the gob-encoded
 // chunkHeader, then the Parquet file.

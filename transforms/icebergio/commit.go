@@ -23,6 +23,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/stitch"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
@@ -658,27 +659,28 @@ func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) erro
 // differently, a column of a wider type) their rows are decoded and written
 // again by iceberg-go. Stitched files' names start with tag.
 func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
-	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
+	layout, err := stitch.LayoutFor(s.enc.tbl, tbl)
 	if err != nil {
 		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", strings.Join(tbl.Identifier(), "."), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.targetFileSize(tbl), tag)
+	st, err := stitch.New(ctx, tbl, stitch.Config{Layout: layout, Codec: chunkCodec{s.enc},
+		TargetFileSize: s.targetFileSize(tbl), RowGroupRows: maxBatchRows, Tag: tag})
 	if err != nil {
 		return nil, err
 	}
 	for c, err := range chunks {
 		if err == nil {
-			err = st.add(ctx, c)
+			err = st.Add(ctx, c.stitched())
 		}
 		if err != nil {
-			st.abort()
+			st.Abort()
 			return nil, err
 		}
 	}
-	files, err := st.close(ctx)
+	files, err := st.Close(ctx)
 	if err != nil {
-		st.abort()
+		st.Abort()
 	}
 	return files, err
 }
