@@ -182,13 +182,10 @@ type chunkEncoder struct {
 // memLocation/data/<partition path>/<name>.
 const memLocation = "mem://icebeam"
 
-// newChunkEncoder encodes rows as tables cfg creates are laid out: its
-// partition spec and table properties.
-func newChunkEncoder(rows *rowcodec.Schema, cfg Config) (*chunkEncoder, error) {
-	spec, err := partitionSpec(cfg.PartitionBy, rows.Iceberg)
-	if err != nil {
-		return nil, err
-	}
+// newChunkEncoder encodes rows as tables cfg creates are laid out: with
+// spec, cfg's partition spec (derived once by the DoFn that encodes or
+// commits), and cfg's table properties.
+func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Config) (*chunkEncoder, error) {
 	props := cfg.tableProperties()
 	meta, err := table.NewMetadata(rows.Iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
 	if err != nil {

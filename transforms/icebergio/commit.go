@@ -140,7 +140,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, 
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	enc, err := newChunkEncoder(rows, cfg)
+	enc, err := newChunkEncoder(rows, spec, cfg)
 	if err != nil {
 		return nil, err
 	}

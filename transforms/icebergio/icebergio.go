@@ -339,7 +339,11 @@ func (f *encodeFn) Setup() error {
 		return err
 	}
 	f.ops = newOpChecker(f.rows, f.Cfg)
-	f.enc, err = newChunkEncoder(f.rows, f.Cfg)
+	spec, err := partitionSpec(f.Cfg.PartitionBy, f.rows.Iceberg)
+	if err != nil {
+		return err
+	}
+	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg)
 	f.next = rand.IntN(max(f.Cfg.Shards, 1))
 	return err
 }
