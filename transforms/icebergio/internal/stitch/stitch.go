@@ -18,7 +18,6 @@ import (
 	"math"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -27,8 +26,6 @@ import (
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
-
-	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // A Parquet file is "PAR1", column chunks, the Thrift footer, the footer's
@@ -37,67 +34,6 @@ import (
 // files concatenate into one file by copying their bytes and shifting
 // those offsets: no page is decoded or re-encoded.
 const parquetMagic = "PAR1"
-
-// Layout says how chunks become data files of one table: the field ids of
-// the encode table's schema mapped onto the table's by column name. It
-// exists only when the table's partition spec and Parquet settings are the
-// encode table's and every row column has the same type there; other
-// tables (created by other engines, or with widened types) take the
-// re-encoding path.
-type Layout struct {
-	ids      map[int32]int32 // encode table field id -> table field id
-	remapped bool            // some id differs
-}
-
-// LayoutFor compares enc (the table chunks are encoded for) with tbl; its
-// error says why chunks cannot be stitched into tbl.
-func LayoutFor(enc, tbl *table.Table) (*Layout, error) {
-	if v := tbl.Metadata().Version(); v > 2 {
-		return nil, fmt.Errorf("format version %d", v)
-	}
-	if d := settingsDiff(enc.Properties(), tbl.Properties()); d != "" {
-		return nil, fmt.Errorf("%s", d)
-	}
-	es, ts := enc.Spec(), tbl.Spec()
-	if es.NumFields() != ts.NumFields() {
-		return nil, fmt.Errorf("partition spec %s, rows are partitioned as %s", ts, es)
-	}
-	for i := range es.NumFields() {
-		ef, tf := es.Field(i), ts.Field(i)
-		en, _ := enc.Schema().FindColumnName(ef.SourceID())
-		tn, _ := tbl.Schema().FindColumnName(tf.SourceID())
-		if ef.FieldID != tf.FieldID || ef.Transform.String() != tf.Transform.String() || en != tn {
-			return nil, fmt.Errorf("partition spec %s, rows are partitioned as %s", ts, es)
-		}
-	}
-	l := &Layout{ids: map[int32]int32{}}
-	_, err := rowcodec.Match{
-		Missing: func(path []string, _ iceberg.NestedField) error {
-			return fmt.Errorf("column %s is not in the table", strings.Join(path, "."))
-		},
-		Unwritten: func(path []string, _ iceberg.NestedField) error {
-			return fmt.Errorf("required column %s is not in the rows", strings.Join(path, "."))
-		},
-		Pair: func(path []string, rf, tf iceberg.NestedField) error {
-			if tf.Required && !rf.Required {
-				return fmt.Errorf("column %s is required in the table, optional in the rows", strings.Join(path, "."))
-			}
-			l.ids[int32(rf.ID)] = int32(tf.ID)
-			l.remapped = l.remapped || rf.ID != tf.ID
-			return nil
-		},
-		Leaf: func(path []string, rows, tbl iceberg.Type) error {
-			if rows.Equals(tbl) {
-				return nil
-			}
-			return fmt.Errorf("column %s is %s in the rows, %s in the table", strings.Join(path, "."), rows, tbl)
-		},
-	}.Fields(enc.Schema().Fields(), tbl.Schema().Fields())
-	if err != nil {
-		return nil, err
-	}
-	return l, nil
-}
 
 // Chunks of fewer than MinRowGroupRows rows (a runner's bundles can hold a
 // handful of rows) are decoded and re-encoded together, Config.RowGroupRows
