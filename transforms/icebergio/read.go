@@ -401,13 +401,20 @@ type planReadFn struct {
 	files beam.Counter
 }
 
-func (f *planReadFn) Setup(ctx context.Context) (err error) {
-	if !f.Records {
-		if f.rs, err = rowcodec.New(f.RowType.T); err != nil {
-			return err
+// openRead derives the row schema (none for records) and opens the
+// catalog, as each read DoFn does once in its Setup.
+func openRead(ctx context.Context, cfg ReadConfig, rowType beam.EncodedType, records bool) (rs *rowcodec.Schema, cat icecatalog.Catalog, err error) {
+	if !records {
+		if rs, err = rowcodec.New(rowType.T); err != nil {
+			return nil, nil, err
 		}
 	}
-	f.cat, err = catalog.Open(ctx, f.Cfg.Catalog)
+	cat, err = catalog.Open(ctx, cfg.Catalog)
+	return rs, cat, err
+}
+
+func (f *planReadFn) Setup(ctx context.Context) (err error) {
+	f.rs, f.cat, err = openRead(ctx, f.Cfg, f.RowType, f.Records)
 	f.files = beam.NewCounter("icebergio", "read_files_planned")
 	return err
 }
@@ -446,12 +453,7 @@ type readFn struct {
 }
 
 func (f *readFn) Setup(ctx context.Context) (err error) {
-	if !f.Records {
-		if f.rs, err = rowcodec.New(f.RowType.T); err != nil {
-			return err
-		}
-	}
-	f.cat, err = catalog.Open(ctx, f.Cfg.Catalog)
+	f.rs, f.cat, err = openRead(ctx, f.Cfg, f.RowType, f.Records)
 	f.tables = map[int64]*table.Table{}
 	f.readers = map[string]*taskReader{}
 	f.rowGroups = beam.NewCounter("icebergio", "read_row_groups")
