@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 type benchRow struct {
@@ -38,17 +40,17 @@ func benchRows(n int) []any {
 }
 
 func BenchmarkRowsToArrow(b *testing.B) {
-	rs, err := newRowSchema(reflect.TypeFor[benchRow]())
+	rs, err := rowcodec.New(reflect.TypeFor[benchRow]())
 	require.NoError(b, err)
 	rows := benchRows(1 << 16)
-	bb := rs.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
+	bb := rs.NewBatchBuilder(memory.DefaultAllocator)
+	defer bb.Release()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := range rows {
-			bb.add(rs.rowPointer(&rows[j]))
+			bb.Add(rs.RowPointer(&rows[j]))
 		}
-		bb.batch().Release()
+		bb.Batch().Release()
 	}
 	b.ReportMetric(float64(b.N*len(rows))/b.Elapsed().Seconds(), "rows/s")
 }
@@ -87,7 +89,7 @@ func BenchmarkRowsToParquet(b *testing.B) {
 }
 
 // BenchmarkSmallChunks measures the commit step for a pane of chunks below
-// minRowGroupRows, which it decodes and re-encodes into full row groups.
+// stitch.MinRowGroupRows, which it decodes and re-encodes into full row groups.
 func BenchmarkSmallChunks(b *testing.B) {
 	ctx := context.Background()
 	s := newTestSink[click](b, Config{Catalog: launch(b), Table: "bench.small"})

@@ -22,6 +22,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // StartKind says where ReadChanges starts.
@@ -145,7 +146,7 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 	return c
 }
 
-func (c ChangesConfig) check(rs *rowSchema) error {
+func (c ChangesConfig) check(rs *rowcodec.Schema) error {
 	rc := ReadConfig{Catalog: c.Catalog, Table: c.Table, Columns: c.Columns, Filter: c.Filter}
 	if err := rc.check(rs); err != nil {
 		return err
@@ -198,7 +199,7 @@ func (c ChangesConfig) check(rs *rowSchema) error {
 func ReadChanges(s beam.Scope, cfg ChangesConfig, rowType reflect.Type) beam.PCollection {
 	s = s.Scope("icebergio.ReadChanges")
 	cfg = cfg.withDefaults()
-	rs, err := newRowSchema(rowType)
+	rs, err := rowcodec.New(rowType)
 	if err != nil {
 		panic(err)
 	}
@@ -333,11 +334,11 @@ type changesFn struct {
 	Cfg     ChangesConfig
 	RowType beam.EncodedType
 
-	rs       *rowSchema
+	rs       *rowcodec.Schema
 	cat      icecatalog.Catalog
 	filter   iceberg.BooleanExpression
 	checked  map[int]changesRead // by schema id
-	conv     *rowConverter
+	conv     *rowcodec.Converter
 	convFor  *arrow.Schema
 	appends  beam.Counter
 	skipped  beam.Counter
@@ -350,7 +351,7 @@ type changesRead struct {
 }
 
 func (f *changesFn) Setup(ctx context.Context) (err error) {
-	if f.rs, err = newRowSchema(f.RowType.T); err != nil {
+	if f.rs, err = rowcodec.New(f.RowType.T); err != nil {
 		return err
 	}
 	if f.filter, err = ParseFilter(f.Cfg.Filter); err != nil {
@@ -596,7 +597,7 @@ func (f *changesFn) columns(tbl *table.Table) (changesRead, error) {
 	if cr, ok := f.checked[sc.ID]; ok {
 		return cr, nil
 	}
-	cols, err := readColumns(f.Cfg.Table, f.rs, sc, f.Cfg.Columns)
+	cols, err := rowcodec.ReadColumns(f.Cfg.Table, f.rs, sc, f.Cfg.Columns)
 	if err != nil {
 		return changesRead{}, err
 	}
@@ -604,9 +605,9 @@ func (f *changesFn) columns(tbl *table.Table) (changesRead, error) {
 		return changesRead{}, fmt.Errorf("icebergio: table %s: filter %q: %w", f.Cfg.Table, f.Cfg.Filter, err)
 	}
 	if ts := f.Cfg.TimestampColumn; ts != "" {
-		col, ok := topLevelField(sc, ts)
+		col, ok := rowcodec.TopLevelColumn(sc, ts)
 		if !ok {
-			return changesRead{}, fmt.Errorf("icebergio: table %s has no timestamp column %q (columns: %s)", f.Cfg.Table, ts, columnNames(sc))
+			return changesRead{}, fmt.Errorf("icebergio: table %s has no timestamp column %q (columns: %s)", f.Cfg.Table, ts, rowcodec.ColumnNames(sc))
 		}
 		switch col.Type.(type) {
 		case iceberg.TimestampType, iceberg.TimestampTzType, iceberg.DateType, iceberg.TimestampNsType, iceberg.TimestampTzNsType:
@@ -668,13 +669,13 @@ func (f *changesFn) emitSnapshot(ctx context.Context, tbl *table.Table, snap tab
 
 func (f *changesFn) emitBatch(rec arrow.RecordBatch, commit mtime.Time, earliest *mtime.Time, emit func(beam.EventTime, beam.X)) error {
 	if f.conv == nil || !f.convFor.Equal(rec.Schema()) {
-		conv, err := newRowConverter(f.rs, rec.Schema())
+		conv, err := rowcodec.NewConverter(f.rs, rec.Schema())
 		if err != nil {
 			return err
 		}
 		f.conv, f.convFor = conv, rec.Schema()
 	}
-	base, rows, err := f.conv.convert(rec)
+	base, rows, err := f.conv.Convert(rec)
 	if err != nil {
 		return err
 	}
@@ -688,7 +689,7 @@ func (f *changesFn) emitBatch(rec arrow.RecordBatch, commit mtime.Time, earliest
 			ts = times[i]
 			*earliest = min(*earliest, ts)
 		}
-		emit(ts, f.conv.row(base, i))
+		emit(ts, f.conv.Row(base, i))
 	}
 	return nil
 }

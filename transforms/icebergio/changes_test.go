@@ -152,13 +152,13 @@ func deleteEvents(t testTB, tbl *table.Table, filter iceberg.BooleanExpression) 
 func sinkAppend(t testTB, s *sink, name string, rows []event) {
 	t.Helper()
 	ctx := context.Background()
-	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
+	bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+	defer bb.Release()
 	for i := range rows {
 		v := any(rows[i])
-		bb.add(s.rows.rowPointer(&v))
+		bb.Add(s.rows.RowPointer(&v))
 	}
-	blobs, err := s.enc.encode(ctx, batchSeq(bb.batch()), time.Now(), nil)
+	blobs, err := s.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), nil)
 	require.NoError(t, err)
 	_, err = s.commit(ctx, name, deliver(blobs), nil)
 	require.NoError(t, err)

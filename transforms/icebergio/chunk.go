@@ -24,6 +24,8 @@ import (
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // A chunk is one bundle's rows of one table and partition, encoded as a
@@ -32,7 +34,7 @@ import (
 // the shuffled pane a fraction of its Arrow size (a pane of 20M generated
 // clicks is under 1 MB, against about 400 MB of Arrow); at the trigger the
 // committer only concatenates the pane's row groups into data files (see
-// stitch.go).
+// package stitch).
 //
 // On the wire: chunkMagic, the header's length (uvarint), the gob-encoded
 // chunkHeader, then the Parquet file.
@@ -71,7 +73,7 @@ const chunkMagic = "IBC2"
 
 func init() {
 	// The Go types iceberg-go gives partition values of the column types
-	// rows can have (schema.go).
+	// rows can have (package rowcodec).
 	for _, v := range []any{iceberg.Date(0), iceberg.Time(0), iceberg.Timestamp(0), iceberg.TimestampNano(0)} {
 		gob.Register(v)
 	}
@@ -180,22 +182,19 @@ type chunkEncoder struct {
 // memLocation/data/<partition path>/<name>.
 const memLocation = "mem://icebeam"
 
-// newChunkEncoder encodes rows as tables cfg creates are laid out: its
-// partition spec and table properties.
-func newChunkEncoder(rows *rowSchema, cfg Config) (*chunkEncoder, error) {
-	spec, err := partitionSpec(cfg.PartitionBy, rows.iceberg)
-	if err != nil {
-		return nil, err
-	}
+// newChunkEncoder encodes rows as tables cfg creates are laid out: with
+// spec, cfg's partition spec (derived once by the DoFn that encodes or
+// commits), and cfg's table properties.
+func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Config) (*chunkEncoder, error) {
 	props := cfg.tableProperties()
-	meta, err := table.NewMetadata(rows.iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
+	meta, err := table.NewMetadata(rows.Iceberg, &spec, table.UnsortedSortOrder, memLocation, props)
 	if err != nil {
-		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.iceberg, err)
+		return nil, fmt.Errorf("icebergio: encoding table for %s: %w", rows.Iceberg, err)
 	}
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.arrow, cfg: cfg}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, cfg: cfg}, nil
 }
 
 // encode turns batches into chunks, one per partition, appended to out.

@@ -22,6 +22,8 @@ import (
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/stitch"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
@@ -123,7 +125,7 @@ func (s *sink) retryFor() time.Duration {
 type sink struct {
 	cat  icecatalog.Catalog
 	cfg  Config
-	rows *rowSchema
+	rows *rowcodec.Schema
 	spec iceberg.PartitionSpec
 	enc  *chunkEncoder // the layout chunks arrive in
 	id   string        // random: this instance's data files carry it (see fileTag)
@@ -132,13 +134,13 @@ type sink struct {
 	created *iceberg.Schema
 }
 
-func newSink(cat icecatalog.Catalog, cfg Config, rows *rowSchema) (*sink, error) {
-	spec, err := partitionSpec(cfg.PartitionBy, rows.iceberg)
+func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, error) {
+	spec, err := partitionSpec(cfg.PartitionBy, rows.Iceberg)
 	if err != nil {
 		return nil, err
 	}
 	cfg = cfg.withDefaults()
-	enc, err := newChunkEncoder(rows, cfg)
+	enc, err := newChunkEncoder(rows, spec, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -623,8 +625,10 @@ func currentDataFiles(ctx context.Context, tbl *table.Table) ([]iceberg.DataFile
 // types widened. Unchanged columns keep their field ids, so old snapshots
 // stay readable.
 func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) error {
-	target := s.rows.iceberg
+	target := s.rows.Iceberg
 	u := tx.UpdateSchema(true, true)
+	// Not rowcodec.Match: this walks the table's columns, not the rows',
+	// and only through structs, leaving what UnionByNameWith settles.
 	var drop func(path []string, cur, want []iceberg.NestedField)
 	drop = func(path []string, cur, want []iceberg.NestedField) {
 		for _, c := range cur {
@@ -655,27 +659,28 @@ func (s *sink) evolveSchema(tx *table.Transaction, current *iceberg.Schema) erro
 // differently, a column of a wider type) their rows are decoded and written
 // again by iceberg-go. Stitched files' names start with tag.
 func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chunks iter.Seq2[*chunk, error]) ([]iceberg.DataFile, error) {
-	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
+	layout, err := stitch.LayoutFor(s.enc.tbl, tbl)
 	if err != nil {
 		log.Infof(ctx, "icebergio: table %s: re-encoding rows (%v)", strings.Join(tbl.Identifier(), "."), err)
 		return s.rewriteFiles(ctx, tbl, chunks)
 	}
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.targetFileSize(tbl), tag)
+	st, err := stitch.New(ctx, tbl, stitch.Config{Layout: layout, Codec: chunkCodec{s.enc},
+		TargetFileSize: s.targetFileSize(tbl), RowGroupRows: maxBatchRows, Tag: tag})
 	if err != nil {
 		return nil, err
 	}
 	for c, err := range chunks {
 		if err == nil {
-			err = st.add(ctx, c)
+			err = st.Add(ctx, c.stitched())
 		}
 		if err != nil {
-			st.abort()
+			st.Abort()
 			return nil, err
 		}
 	}
-	files, err := st.close(ctx)
+	files, err := st.Close(ctx)
 	if err != nil {
-		st.abort()
+		st.Abort()
 	}
 	return files, err
 }
@@ -713,7 +718,7 @@ func (s *sink) rewriteFiles(ctx context.Context, tbl *table.Table, chunks iter.S
 
 // tableColumns converts batches of rows into batches of tbl's schema.
 func (s *sink) tableColumns(ctx context.Context, tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) (iter.Seq2[arrow.RecordBatch, error], *arrow.Schema, error) {
-	rows, err := withTableIDs(s.rows.iceberg, tbl.Schema())
+	rows, err := withTableIDs(s.rows.Iceberg, tbl.Schema())
 	if err != nil {
 		return nil, nil, err
 	}

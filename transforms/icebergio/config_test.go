@@ -11,10 +11,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 func TestConfigErrors(t *testing.T) {
-	rs, err := newRowSchema(reflect.TypeFor[click]())
+	rs, err := rowcodec.New(reflect.TypeFor[click]())
 	require.NoError(t, err)
 	cat := catalog.Config{URI: "http://127.0.0.1:1"}
 	cases := []struct {
@@ -41,7 +42,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestTemplate(t *testing.T) {
-	rs, err := newRowSchema(reflect.TypeFor[click]())
+	rs, err := rowcodec.New(reflect.TypeFor[click]())
 	require.NoError(t, err)
 	d, err := newDestination("clicks.{user_id}_s{seq}", rs)
 	require.NoError(t, err)
@@ -54,7 +55,7 @@ func TestTemplate(t *testing.T) {
 		{click{UserID: "", Seq: 0}, "clicks._s0"},
 	} {
 		v := any(c.row)
-		require.Equal(t, c.want, d.of(rs.rowPointer(&v)))
+		require.Equal(t, c.want, d.of(rs.RowPointer(&v)))
 	}
 }
 

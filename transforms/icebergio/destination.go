@@ -10,6 +10,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // destination resolves the table a row goes to. A fixed table name costs
@@ -24,7 +25,7 @@ type destination struct {
 // "clicks.user_{user_id}". Values filled in keep only [A-Za-z0-9_]; every
 // other byte becomes '_' so that a value cannot add a namespace level or
 // produce a name SQL engines need to quote.
-func newDestination(tmpl string, rs *rowSchema) (*destination, error) {
+func newDestination(tmpl string, rs *rowcodec.Schema) (*destination, error) {
 	if !strings.Contains(tmpl, "{") {
 		if _, err := parseIdent(tmpl); err != nil {
 			return nil, err
@@ -47,7 +48,7 @@ func newDestination(tmpl string, rs *rowSchema) (*destination, error) {
 			return nil, fmt.Errorf("icebergio: table template %q: unclosed '{'", tmpl)
 		}
 		name := rest[open+1 : open+end]
-		f, err := rs.fieldString(name)
+		f, err := rs.FieldString(name)
 		if err != nil {
 			return nil, fmt.Errorf("icebergio: table template %q: %w", tmpl, err)
 		}

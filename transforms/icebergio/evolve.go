@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
@@ -66,7 +67,9 @@ func (c schemaChange) String() string {
 // named as a column was named before the table renamed it.
 func schemaChanges(meta table.Metadata, rows *iceberg.Schema) ([]schemaChange, error) {
 	fit := schemaFit{meta: meta}
-	if err := fit.fields(nil, rows.Fields(), meta.CurrentSchema().Fields()); err != nil {
+	_, err := rowcodec.Match{Missing: fit.add, Unwritten: fit.unwritten, Pair: fit.pair, Leaf: fit.leaf}.
+		Fields(rows.Fields(), meta.CurrentSchema().Fields())
+	if err != nil {
 		return nil, err
 	}
 	return fit.changes, nil
@@ -77,61 +80,32 @@ type schemaFit struct {
 	changes []schemaChange
 }
 
-func (f *schemaFit) fields(path []string, rows, tbl []iceberg.NestedField) error {
-	for _, rf := range rows {
-		p := append(slices.Clone(path), rf.Name)
-		i := slices.IndexFunc(tbl, func(tf iceberg.NestedField) bool { return tf.Name == rf.Name })
-		if i < 0 {
-			if err := f.renamed(p); err != nil {
-				return err
-			}
-			f.changes = append(f.changes, schemaChange{path: p, add: rf.Type})
-			continue
-		}
-		tf := tbl[i]
-		if tf.Required && !rf.Required {
-			f.changes = append(f.changes, schemaChange{path: p, optional: true})
-		}
-		if err := f.types(p, rf.Type, tf.Type); err != nil {
-			return err
-		}
+func (f *schemaFit) add(path []string, rf iceberg.NestedField) error {
+	if err := f.renamed(path); err != nil {
+		return err
 	}
-	for _, tf := range tbl {
-		if tf.Required && !slices.ContainsFunc(rows, func(rf iceberg.NestedField) bool { return rf.Name == tf.Name }) {
-			return fmt.Errorf("required column %s (%s) is not in the row type",
-				strings.Join(append(slices.Clone(path), tf.Name), "."), tf.Type)
-		}
+	f.changes = append(f.changes, schemaChange{path: path, add: rf.Type})
+	return nil
+}
+
+func (f *schemaFit) unwritten(path []string, tf iceberg.NestedField) error {
+	return fmt.Errorf("required column %s (%s) is not in the row type", strings.Join(path, "."), tf.Type)
+}
+
+func (f *schemaFit) pair(path []string, rf, tf iceberg.NestedField) error {
+	if tf.Required && !rf.Required {
+		f.changes = append(f.changes, schemaChange{path: path, optional: true})
 	}
 	return nil
 }
 
-func (f *schemaFit) types(path []string, rows, tbl iceberg.Type) error {
-	switch r := rows.(type) {
-	case *iceberg.StructType:
-		if t, ok := tbl.(*iceberg.StructType); ok {
-			return f.fields(path, r.FieldList, t.FieldList)
-		}
-	case *iceberg.ListType:
-		if t, ok := tbl.(*iceberg.ListType); ok {
-			p := append(slices.Clone(path), "element")
-			if t.ElementRequired && !r.ElementRequired {
-				f.changes = append(f.changes, schemaChange{path: p, optional: true})
-			}
-			return f.types(p, r.Element, t.Element)
-		}
-	case *iceberg.MapType:
-		// Row structs have no maps; a map column is matched as a whole.
-		if rows.Equals(tbl) {
-			return nil
-		}
-	default:
-		switch {
-		case rows.Equals(tbl), widens(rows, tbl):
-			return nil
-		case widens(tbl, rows):
-			f.changes = append(f.changes, schemaChange{path: path, widen: rows})
-			return nil
-		}
+func (f *schemaFit) leaf(path []string, rows, tbl iceberg.Type) error {
+	switch {
+	case rows.Equals(tbl), widens(rows, tbl):
+		return nil
+	case widens(tbl, rows):
+		f.changes = append(f.changes, schemaChange{path: path, widen: rows})
+		return nil
 	}
 	return fmt.Errorf("column %s is %s in the row type and %s in the table: neither widens to the other",
 		strings.Join(path, "."), rows, tbl)
@@ -198,14 +172,14 @@ func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, t
 		Name:  "icebergio: table " + dest,
 		Base:  tbl,
 		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
-			if changes, err = schemaChanges(tbl.Metadata(), s.rows.iceberg); err != nil {
-				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.goType, err)
+			if changes, err = schemaChanges(tbl.Metadata(), s.rows.Iceberg); err != nil {
+				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.GoType, err)
 			}
 			if len(changes) == 0 {
 				return commit.ErrNothingToCommit
 			}
 			if !s.mayEvolve(tbl) {
-				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.goType, joinChanges(changes), s.evolutionRule())
+				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.GoType, joinChanges(changes), s.evolutionRule())
 			}
 			return stageSchemaChanges(tbl, tx, changes)
 		},
@@ -261,55 +235,21 @@ func joinChanges(changes []schemaChange) string {
 
 // withTableIDs is the rows' schema with the ids of the table's columns of
 // the same names, so that the rows' batches can be read as the table's.
+// Types need not agree: values are widened as they are read.
 func withTableIDs(rows, tbl *iceberg.Schema) (*iceberg.Schema, error) {
-	fields, err := fieldsWithTableIDs(nil, rows.Fields(), tbl.Fields())
+	fields, err := rowcodec.Match{
+		Missing: func(path []string, _ iceberg.NestedField) error {
+			return fmt.Errorf("column %s is not in the table", strings.Join(path, "."))
+		},
+		Leaf: func(path []string, rows, tbl iceberg.Type) error {
+			if _, nested := rows.(iceberg.NestedType); nested {
+				return fmt.Errorf("column %s is %s in the rows and %s in the table", strings.Join(path, "."), rows, tbl)
+			}
+			return nil
+		},
+	}.Fields(rows.Fields(), tbl.Fields())
 	if err != nil {
 		return nil, err
 	}
 	return iceberg.NewSchema(tbl.ID, fields...), nil
-}
-
-func fieldsWithTableIDs(path []string, rows, tbl []iceberg.NestedField) ([]iceberg.NestedField, error) {
-	out := make([]iceberg.NestedField, len(rows))
-	for i, rf := range rows {
-		p := append(slices.Clone(path), rf.Name)
-		j := slices.IndexFunc(tbl, func(tf iceberg.NestedField) bool { return tf.Name == rf.Name })
-		if j < 0 {
-			return nil, fmt.Errorf("column %s is not in the table", strings.Join(p, "."))
-		}
-		typ, err := typeWithTableIDs(p, rf.Type, tbl[j].Type)
-		if err != nil {
-			return nil, err
-		}
-		rf.ID, rf.Type = tbl[j].ID, typ
-		out[i] = rf
-	}
-	return out, nil
-}
-
-func typeWithTableIDs(path []string, rows, tbl iceberg.Type) (iceberg.Type, error) {
-	switch r := rows.(type) {
-	case *iceberg.StructType:
-		if t, ok := tbl.(*iceberg.StructType); ok {
-			fields, err := fieldsWithTableIDs(path, r.FieldList, t.FieldList)
-			return &iceberg.StructType{FieldList: fields}, err
-		}
-	case *iceberg.ListType:
-		if t, ok := tbl.(*iceberg.ListType); ok {
-			elem, err := typeWithTableIDs(append(slices.Clone(path), "element"), r.Element, t.Element)
-			return &iceberg.ListType{ElementID: t.ElementID, Element: elem, ElementRequired: r.ElementRequired}, err
-		}
-	case *iceberg.MapType:
-		if t, ok := tbl.(*iceberg.MapType); ok {
-			key, err := typeWithTableIDs(append(slices.Clone(path), "key"), r.KeyType, t.KeyType)
-			if err != nil {
-				return nil, err
-			}
-			val, err := typeWithTableIDs(append(slices.Clone(path), "value"), r.ValueType, t.ValueType)
-			return &iceberg.MapType{KeyID: t.KeyID, KeyType: key, ValueID: t.ValueID, ValueType: val, ValueRequired: r.ValueRequired}, err
-		}
-	default:
-		return rows, nil
-	}
-	return nil, fmt.Errorf("column %s is %s in the rows and %s in the table", strings.Join(path, "."), rows, tbl)
 }

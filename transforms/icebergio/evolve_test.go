@@ -256,7 +256,7 @@ func TestSchemaEvolutionOfOtherTablesIsOptIn(t *testing.T) {
 	ctx := context.Background()
 	c := openCat(t, cat)
 	const name = "ev.foreign"
-	rows := newTestSink[eventV1](t, Config{Catalog: cat, Table: name}).rows.iceberg
+	rows := newTestSink[eventV1](t, Config{Catalog: cat, Table: name}).rows.Iceberg
 	foreignTable(t, c, name, rows)
 
 	s := newTestSink[eventV2](t, Config{Catalog: cat, Table: name})
@@ -367,7 +367,7 @@ func TestSchemaChangesPlan(t *testing.T) {
 	_, err := v1.commit(ctx, name, chunksOf(t, v1, eventsV1(0, 1), 1), nil)
 	require.NoError(t, err)
 	v2 := newTestSink[eventV2](t, Config{Catalog: cat, Table: name})
-	changes, err := schemaChanges(loadTable(t, openCat(t, cat), name).Metadata(), v2.rows.iceberg)
+	changes, err := schemaChanges(loadTable(t, openCat(t, cat), name).Metadata(), v2.rows.Iceberg)
 	require.NoError(t, err)
 	require.Equal(t, "make column user optional; widen column clicks to long; widen column score to double; "+
 		"add optional column device.version string; add optional column tags.element.weight long; "+

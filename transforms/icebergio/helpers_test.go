@@ -20,6 +20,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	ilaunch "github.com/icebeam/icebeam/internal/launch"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // launch starts the embedded REST catalog in a temp dir.
@@ -157,14 +158,14 @@ func setValue(t *testing.T, fv reflect.Value, arr arrow.Array, r int) {
 func encodeRows[T any](t testing.TB, s *sink, rows []T, per int) [][]byte {
 	t.Helper()
 	var blobs [][]byte
-	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
+	bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+	defer bb.Release()
 	for i := range rows {
 		v := any(rows[i])
-		bb.add(s.rows.rowPointer(&v))
-		if bb.rows == per || i == len(rows)-1 {
+		bb.Add(s.rows.RowPointer(&v))
+		if bb.Rows() == per || i == len(rows)-1 {
 			var err error
-			blobs, err = s.enc.encode(context.Background(), batchSeq(bb.batch()), time.Now(), blobs)
+			blobs, err = s.enc.encode(context.Background(), batchSeq(bb.Batch()), time.Now(), blobs)
 			require.NoError(t, err)
 		}
 	}
@@ -206,7 +207,7 @@ func deliver(blobs [][]byte) iter.Seq2[*chunk, error] {
 
 func newTestSink[T any](t testing.TB, cfg Config) *sink {
 	t.Helper()
-	rs, err := newRowSchema(reflect.TypeFor[T]())
+	rs, err := rowcodec.New(reflect.TypeFor[T]())
 	require.NoError(t, err)
 	cfg = cfg.withDefaults()
 	require.NoError(t, cfg.validate(rs))

@@ -41,6 +41,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // Mode says what a commit does to the table's existing data.
@@ -181,21 +182,21 @@ func (c Config) withDefaults() Config {
 // partition spec, mode, writer id, shards and expiry. A launcher calls it
 // to refuse bad flags in one line before any work.
 func Check(cfg Config, t reflect.Type) error {
-	rs, err := newRowSchema(t)
+	rs, err := rowcodec.New(t)
 	if err != nil {
 		return err
 	}
 	return cfg.withDefaults().check(rs)
 }
 
-func (c Config) validate(rows *rowSchema) error {
+func (c Config) validate(rows *rowcodec.Schema) error {
 	if c.Catalog.Embedded() {
 		return fmt.Errorf("icebergio: table %s: no catalog URI (set Catalog.URI or a preset such as catalog.PresetBigLake)", c.Table)
 	}
 	return c.check(rows)
 }
 
-func (c Config) check(rows *rowSchema) error {
+func (c Config) check(rows *rowcodec.Schema) error {
 	switch c.Mode {
 	case Append, CreateOrReplace, Upsert, Changes:
 	default:
@@ -227,7 +228,7 @@ func (c Config) check(rows *rowSchema) error {
 	if _, err := newDestination(c.Table, rows); err != nil {
 		return err
 	}
-	_, err := partitionSpec(c.PartitionBy, rows.iceberg)
+	_, err := partitionSpec(c.PartitionBy, rows.Iceberg)
 	return err
 }
 
@@ -270,7 +271,7 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 	s = s.Scope("icebergio.Write")
 	cfg = cfg.withDefaults()
 	t := rows.Type().Type()
-	rs, err := newRowSchema(t)
+	rs, err := rowcodec.New(t)
 	if err != nil {
 		panic(err)
 	}
@@ -320,36 +321,40 @@ type encodeFn struct {
 	Cfg     Config
 	RowType beam.EncodedType
 
-	rows *rowSchema
+	rows *rowcodec.Schema
 	dest *destination
 	ops  *opChecker // Changes: the rows' operations, checked before anything is written
 	enc  *chunkEncoder
-	bufs map[string]*batchBuilder
+	bufs map[string]*rowcodec.BatchBuilder
 	out  [][]byte
 	next int // the shard of the next chunk, round robin from a random start
 }
 
 func (f *encodeFn) Setup() error {
 	var err error
-	if f.rows, err = newRowSchema(f.RowType.T); err != nil {
+	if f.rows, err = rowcodec.New(f.RowType.T); err != nil {
 		return err
 	}
 	if f.dest, err = newDestination(f.Cfg.Table, f.rows); err != nil {
 		return err
 	}
 	f.ops = newOpChecker(f.rows, f.Cfg)
-	f.enc, err = newChunkEncoder(f.rows, f.Cfg)
+	spec, err := partitionSpec(f.Cfg.PartitionBy, f.rows.Iceberg)
+	if err != nil {
+		return err
+	}
+	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg)
 	f.next = rand.IntN(max(f.Cfg.Shards, 1))
 	return err
 }
 
 func (f *encodeFn) StartBundle(_ context.Context, _ func(string, []byte)) {
-	f.bufs = map[string]*batchBuilder{}
+	f.bufs = map[string]*rowcodec.BatchBuilder{}
 }
 
 func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(string, []byte)) error {
 	v := any(row)
-	p := f.rows.rowPointer(&v)
+	p := f.rows.RowPointer(&v)
 	d := f.dest.of(p)
 	if f.ops != nil {
 		if why := f.ops.check(p); why != "" {
@@ -358,11 +363,11 @@ func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(str
 	}
 	bb := f.bufs[d]
 	if bb == nil {
-		bb = f.rows.newBatchBuilder(memory.DefaultAllocator)
+		bb = f.rows.NewBatchBuilder(memory.DefaultAllocator)
 		f.bufs[d] = bb
 	}
-	bb.add(p)
-	if bb.rows >= maxBatchRows {
+	bb.Add(p)
+	if bb.Rows() >= maxBatchRows {
 		return f.flush(ctx, d, bb, emit)
 	}
 	return nil
@@ -372,20 +377,20 @@ func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(str
 // Write already put the rows.
 func (f *encodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
 	for d, bb := range f.bufs {
-		if bb.rows > 0 {
+		if bb.Rows() > 0 {
 			if err := f.flush(ctx, d, bb, emit); err != nil {
 				return err
 			}
 		}
-		bb.release()
+		bb.Release()
 	}
 	f.bufs = nil
 	return nil
 }
 
-func (f *encodeFn) flush(ctx context.Context, dest string, bb *batchBuilder, emit func(string, []byte)) error {
+func (f *encodeFn) flush(ctx context.Context, dest string, bb *rowcodec.BatchBuilder, emit func(string, []byte)) error {
 	var err error
-	f.out, err = f.enc.encode(ctx, batchSeq(bb.batch()), time.Now(), f.out[:0])
+	f.out, err = f.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), f.out[:0])
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: encoding rows as Parquet: %w", dest, err)
 	}

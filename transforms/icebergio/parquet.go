@@ -1,79 +1,15 @@
 package icebergio
 
 import (
-	"fmt"
 	"iter"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/stitch"
 )
-
-// A table's write properties say how its data files are encoded (codec and
-// level, page and row group sizes, dictionary and bloom filters, column
-// statistics), whoever created the table: Spark, for one, sets its codec
-// explicitly. Chunks are encoded with the sink's own settings before the
-// table is known, so a pane is stitched only when the two agree; otherwise
-// its rows are encoded again with the table's.
-
-// parquetDefaults are the values of the settings a table leaves unset, as
-// iceberg-go's writer (and Iceberg's Java one, where they meet) takes them.
-var parquetDefaults = map[string]string{
-	table.ParquetCompressionKey:            table.ParquetCompressionDefault,
-	table.ParquetCompressionLevelKey:       strconv.Itoa(table.ParquetCompressionLevelDefault),
-	table.ParquetPageSizeBytesKey:          strconv.Itoa(table.ParquetPageSizeBytesDefault),
-	table.ParquetPageRowLimitKey:           strconv.Itoa(table.ParquetPageRowLimitDefault),
-	table.ParquetDictSizeBytesKey:          strconv.Itoa(table.ParquetDictSizeBytesDefault),
-	table.ParquetRowGroupLimitKey:          strconv.Itoa(table.ParquetRowGroupLimitDefault),
-	table.ParquetRowGroupSizeBytesKey:      strconv.Itoa(table.ParquetRowGroupSizeBytesDefault),
-	table.DefaultWriteMetricsModeKey:       table.DefaultWriteMetricsModeDefault,
-	"write.parquet.page-version":           "2",
-	"write.parquet.bloom-filter-max-bytes": "1048576",
-}
-
-// encodingKey reports whether a table property bears on how data files are
-// encoded.
-func encodingKey(k string) bool {
-	_, known := parquetDefaults[k]
-	return known || strings.HasPrefix(k, "write.parquet.") || strings.HasPrefix(k, "write.metadata.metrics.")
-}
-
-// parquetSetting is the value of setting k under props.
-func parquetSetting(props iceberg.Properties, k string) string {
-	if v, ok := props[k]; ok {
-		if k == table.ParquetCompressionKey {
-			return strings.ToLower(v)
-		}
-		return v
-	}
-	return parquetDefaults[k]
-}
-
-// parquetDiff names the first encoding setting in which the table's
-// properties differ from the chunks' ("" if none).
-func parquetDiff(chunks, tbl iceberg.Properties) string {
-	var keys []string
-	for k := range parquetDefaults {
-		keys = append(keys, k)
-	}
-	for _, props := range []iceberg.Properties{chunks, tbl} {
-		for k := range props {
-			if encodingKey(k) && !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		if c, t := parquetSetting(chunks, k), parquetSetting(tbl, k); c != t {
-			return fmt.Sprintf("the table's %s is %q, the rows were encoded with %q", k, t, c)
-		}
-	}
-	return ""
-}
 
 // withRowGroupBytes returns tbl as the writer should see it: iceberg-go's
 // writer cuts row groups by rows (write.parquet.row-group-limit) and ignores
@@ -82,7 +18,7 @@ func parquetDiff(chunks, tbl iceberg.Properties) string {
 // hold: the smaller wins. It returns the batches to write, the first one
 // included.
 func withRowGroupBytes(tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, error]) (*table.Table, iter.Seq2[arrow.RecordBatch, error], error) {
-	want, err := strconv.ParseInt(parquetSetting(tbl.Properties(), table.ParquetRowGroupSizeBytesKey), 10, 64)
+	want, err := strconv.ParseInt(stitch.Setting(tbl.Properties(), table.ParquetRowGroupSizeBytesKey), 10, 64)
 	if err != nil || want <= 0 {
 		return tbl, batches, nil
 	}
@@ -110,7 +46,7 @@ func withRowGroupBytes(tbl *table.Table, batches iter.Seq2[arrow.RecordBatch, er
 	}
 	perRow := max(recordBytes(first)/max(first.NumRows(), 1), 1)
 	limit := max(want/perRow, 1)
-	if cur, err := strconv.ParseInt(parquetSetting(tbl.Properties(), table.ParquetRowGroupLimitKey), 10, 64); err == nil && cur > 0 && cur <= limit {
+	if cur, err := strconv.ParseInt(stitch.Setting(tbl.Properties(), table.ParquetRowGroupLimitKey), 10, 64); err == nil && cur > 0 && cur <= limit {
 		return tbl, rest, nil
 	}
 	b, err := table.MetadataBuilderFromBase(tbl.Metadata(), tbl.MetadataLocation())

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // TestShuffleKeySurvivesJavaRunners: Write shuffles chunks keyed by their
@@ -38,13 +39,13 @@ func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	require.Equal(t, "ns.user_a", shardTable(shardKey("ns.user_a", 2)))
 	require.True(t, utf8.ValidString(shardKey("ns.é", 11)))
 
-	rs, err := newRowSchema(reflect.TypeFor[click]())
+	rs, err := rowcodec.New(reflect.TypeFor[click]())
 	require.NoError(t, err)
 	d, err := newDestination("ns.user_{user_id}", rs)
 	require.NoError(t, err)
 	for _, user := range []string{"plain", "é", "\xa5\xff", "a/b.c", ""} {
 		v := any(click{UserID: user})
-		name := d.of(rs.rowPointer(&v))
+		name := d.of(rs.RowPointer(&v))
 		require.True(t, utf8.ValidString(name) && strings.ToValidUTF8(name, "\uFFFD") == name, "table name %q for user %q", name, user)
 	}
 	_, err = newDestination("ns.bad\xa5", rs)

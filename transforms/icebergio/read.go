@@ -20,6 +20,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
@@ -48,7 +49,7 @@ type ReadConfig struct {
 	AsOf       time.Time
 }
 
-func (c ReadConfig) check(rs *rowSchema) error {
+func (c ReadConfig) check(rs *rowcodec.Schema) error {
 	if _, err := parseIdent(c.Table); err != nil {
 		return err
 	}
@@ -73,20 +74,11 @@ func (c ReadConfig) check(rs *rowSchema) error {
 			return fmt.Errorf("icebergio: table %s: column %q is empty or listed twice", c.Table, col)
 		}
 		seen[col] = true
-		if rs != nil && !hasField(rs, col) {
-			return fmt.Errorf("icebergio: table %s: column %q is selected but row type %v has no field tagged beam:%q", c.Table, col, rs.goType, col)
+		if rs != nil && rs.Field(col) == nil {
+			return fmt.Errorf("icebergio: table %s: column %q is selected but row type %v has no field tagged beam:%q", c.Table, col, rs.GoType, col)
 		}
 	}
 	return nil
-}
-
-func hasField(rs *rowSchema, name string) bool {
-	for i := range rs.fields {
-		if rs.fields[i].name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // Read reads an Iceberg table (at its current snapshot, or as cfg says)
@@ -109,7 +101,7 @@ func hasField(rs *rowSchema, name string) bool {
 // unregistered struct reaches the next stage as an anonymous struct type.
 func Read(s beam.Scope, cfg ReadConfig, rowType reflect.Type) beam.PCollection {
 	s = s.Scope("icebergio.Read")
-	rs, err := newRowSchema(rowType)
+	rs, err := rowcodec.New(rowType)
 	if err != nil {
 		panic(err)
 	}
@@ -145,7 +137,7 @@ func ReadRecords(s beam.Scope, cfg ReadConfig) beam.PCollection {
 // type that does not fit the table. A launcher calls it to fail before
 // submitting a job.
 func CheckRead(ctx context.Context, cfg ReadConfig, rowType reflect.Type) error {
-	rs, err := newRowSchema(rowType)
+	rs, err := rowcodec.New(rowType)
 	if err != nil {
 		return err
 	}
@@ -241,7 +233,7 @@ func scanOptions(columns []string, filter iceberg.BooleanExpression) []table.Sca
 
 // planRead plans cfg's scan: it resolves the snapshot, checks the row type
 // and the filter against the schema it reads with, and plans the files.
-func planRead(ctx context.Context, cat icecatalog.Catalog, cfg ReadConfig, rs *rowSchema) (*readPlan, error) {
+func planRead(ctx context.Context, cat icecatalog.Catalog, cfg ReadConfig, rs *rowcodec.Schema) (*readPlan, error) {
 	ident, err := parseIdent(cfg.Table)
 	if err != nil {
 		return nil, err
@@ -300,12 +292,12 @@ func planRead(ctx context.Context, cat icecatalog.Catalog, cfg ReadConfig, rs *r
 	if rs == nil {
 		// Arrow records: the columns asked for, else all.
 		for _, c := range cfg.Columns {
-			if _, ok := topLevelField(p.schema, c); !ok {
-				return nil, fmt.Errorf("icebergio: table %s has no column %q (columns: %s)", cfg.Table, c, columnNames(p.schema))
+			if _, ok := rowcodec.TopLevelColumn(p.schema, c); !ok {
+				return nil, fmt.Errorf("icebergio: table %s has no column %q (columns: %s)", cfg.Table, c, rowcodec.ColumnNames(p.schema))
 			}
 		}
 		p.columns = cfg.Columns
-	} else if p.columns, err = readColumns(cfg.Table, rs, p.schema, cfg.Columns); err != nil {
+	} else if p.columns, err = rowcodec.ReadColumns(cfg.Table, rs, p.schema, cfg.Columns); err != nil {
 		return nil, err
 	}
 	if rs != nil && len(p.columns) == 0 {
@@ -404,18 +396,25 @@ type planReadFn struct {
 	RowType beam.EncodedType
 	Records bool // plan ReadRecords: no row type
 
-	rs    *rowSchema
+	rs    *rowcodec.Schema
 	cat   icecatalog.Catalog
 	files beam.Counter
 }
 
-func (f *planReadFn) Setup(ctx context.Context) (err error) {
-	if !f.Records {
-		if f.rs, err = newRowSchema(f.RowType.T); err != nil {
-			return err
+// openRead derives the row schema (none for records) and opens the
+// catalog, as each read DoFn does once in its Setup.
+func openRead(ctx context.Context, cfg ReadConfig, rowType beam.EncodedType, records bool) (rs *rowcodec.Schema, cat icecatalog.Catalog, err error) {
+	if !records {
+		if rs, err = rowcodec.New(rowType.T); err != nil {
+			return nil, nil, err
 		}
 	}
-	f.cat, err = catalog.Open(ctx, f.Cfg.Catalog)
+	cat, err = catalog.Open(ctx, cfg.Catalog)
+	return rs, cat, err
+}
+
+func (f *planReadFn) Setup(ctx context.Context) (err error) {
+	f.rs, f.cat, err = openRead(ctx, f.Cfg, f.RowType, f.Records)
 	f.files = beam.NewCounter("icebergio", "read_files_planned")
 	return err
 }
@@ -444,7 +443,7 @@ type readFn struct {
 	// instead of rows.
 	Records bool
 
-	rs        *rowSchema
+	rs        *rowcodec.Schema
 	cat       icecatalog.Catalog
 	mu        sync.Mutex
 	tables    map[int64]*table.Table // by snapshot read
@@ -454,12 +453,7 @@ type readFn struct {
 }
 
 func (f *readFn) Setup(ctx context.Context) (err error) {
-	if !f.Records {
-		if f.rs, err = newRowSchema(f.RowType.T); err != nil {
-			return err
-		}
-	}
-	f.cat, err = catalog.Open(ctx, f.Cfg.Catalog)
+	f.rs, f.cat, err = openRead(ctx, f.Cfg, f.RowType, f.Records)
 	f.tables = map[int64]*table.Table{}
 	f.readers = map[string]*taskReader{}
 	f.rowGroups = beam.NewCounter("icebergio", "read_row_groups")
@@ -547,8 +541,8 @@ func (f *readFn) readRange(ctx context.Context, tr *taskReader, t readTask, from
 type taskReader struct {
 	scan   *table.Scan
 	task   table.FileScanTask
-	rs     *rowSchema
-	conv   *rowConverter
+	rs     *rowcodec.Schema
+	conv   *rowcodec.Converter
 	schema *arrow.Schema // of the batches conv is bound to
 }
 
@@ -658,19 +652,19 @@ func (tr *taskReader) emitRecords(recs iter.Seq2[arrow.RecordBatch, error], yiel
 		}
 		if tr.conv == nil || !tr.schema.Equal(rec.Schema()) {
 			tr.schema = rec.Schema()
-			if tr.conv, err = newRowConverter(tr.rs, rec.Schema()); err != nil {
+			if tr.conv, err = rowcodec.NewConverter(tr.rs, rec.Schema()); err != nil {
 				rec.Release()
 				break
 			}
 		}
-		base, rows, cerr := tr.conv.convert(rec)
+		base, rows, cerr := tr.conv.Convert(rec)
 		rec.Release()
 		if cerr != nil {
 			err = cerr
 			break
 		}
 		for i := 0; i < rows; i++ {
-			yield(tr.conv.row(base, i))
+			yield(tr.conv.Row(base, i))
 		}
 		n += int64(rows)
 	}
@@ -706,7 +700,7 @@ func (f *readFn) reader(ctx context.Context, t readTask) (*taskReader, error) {
 	// The table may have changed since planning (a branch read uses the
 	// current schema): check the row type again.
 	if f.rs != nil {
-		if err := checkProjection(t.Table, f.rs, proj); err != nil {
+		if err := rowcodec.CheckProjection(t.Table, f.rs, proj); err != nil {
 			return nil, err
 		}
 	}

@@ -21,6 +21,8 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 var (
@@ -289,7 +291,7 @@ func TestReadDeletes(t *testing.T) {
 	require.NoError(t, err)
 	tbl = appendEvents(t, tbl, eventsFrom(1000, 1100, nil))
 
-	rs, err := newRowSchema(reflect.TypeFor[event]())
+	rs, err := rowcodec.New(reflect.TypeFor[event]())
 	require.NoError(t, err)
 	p, err := planRead(ctx, cat, ReadConfig{Catalog: cfg, Table: "del.events"}, rs)
 	require.NoError(t, err)
@@ -336,7 +338,7 @@ func TestReadProjectionAndFilter(t *testing.T) {
 	for k := 0; k < 4; k++ {
 		runWrite(t, Config{Catalog: cfg, Table: "proj.trips"}, rows[k*250:(k+1)*250])
 	}
-	rs, err := newRowSchema(reflect.TypeFor[tripDays]())
+	rs, err := rowcodec.New(reflect.TypeFor[tripDays]())
 	require.NoError(t, err)
 	p, err := planRead(ctx, openCat(t, cfg), ReadConfig{Catalog: cfg, Table: "proj.trips"}, rs)
 	require.NoError(t, err)

@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // RejectedRow is a row WriteWithRejects could not apply, and why.
@@ -37,19 +39,19 @@ func WriteWithRejects(s beam.Scope, cfg Config, rows beam.PCollection) (commits,
 
 // opChecker reads the operation of a Changes row without reflection.
 type opChecker struct {
-	rows   *rowSchema
+	rows   *rowcodec.Schema
 	offset uintptr
 	name   string
 	table  string
 }
 
-func newOpChecker(rows *rowSchema, cfg Config) *opChecker {
+func newOpChecker(rows *rowcodec.Schema, cfg Config) *opChecker {
 	if cfg.Mode != Changes {
 		return nil
 	}
-	for _, f := range rows.fields {
-		if f.name == cfg.Op {
-			return &opChecker{rows: rows, offset: f.offset, name: f.name, table: cfg.Table}
+	for _, f := range rows.Fields {
+		if f.Name == cfg.Op {
+			return &opChecker{rows: rows, offset: f.Offset, name: f.Name, table: cfg.Table}
 		}
 	}
 	return nil // Config.check refuses this before any row
@@ -68,12 +70,12 @@ func (c *opChecker) check(p unsafe.Pointer) string {
 func (c *opChecker) rowJSON(p unsafe.Pointer) string {
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, f := range c.rows.fields {
+	for i, f := range c.rows.Fields {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		name, _ := json.Marshal(f.name)
-		v, err := json.Marshal(reflect.NewAt(f.typ, unsafe.Add(p, f.offset)).Elem().Interface())
+		name, _ := json.Marshal(f.Name)
+		v, err := json.Marshal(reflect.NewAt(f.Type, unsafe.Add(p, f.Offset)).Elem().Interface())
 		if err != nil {
 			v, _ = json.Marshal(err.Error())
 		}
@@ -95,7 +97,7 @@ type rejectFn struct {
 }
 
 func (f *rejectFn) Setup() error {
-	rows, err := newRowSchema(f.RowType.T)
+	rows, err := rowcodec.New(f.RowType.T)
 	if err != nil {
 		return err
 	}
@@ -112,7 +114,7 @@ func (f *rejectFn) ProcessElement(ctx context.Context, row beam.X, good func(bea
 		return
 	}
 	v := any(row)
-	p := f.check.rows.rowPointer(&v)
+	p := f.check.rows.RowPointer(&v)
 	if why := f.check.check(p); why != "" {
 		rejectedCounter.Inc(ctx, 1)
 		bad(RejectedRow{Table: f.dest.of(p), Row: f.check.rowJSON(p), Reason: why})

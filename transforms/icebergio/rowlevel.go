@@ -51,6 +51,7 @@ import (
 	"github.com/apache/iceberg-go/table/dv"
 	"github.com/google/uuid"
 
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 )
 
@@ -90,15 +91,8 @@ func parseOp(s string) (rowOp, bool) {
 func (m Mode) rowLevel() bool { return m == Upsert || m == Changes }
 
 // checkRowLevel checks the row-level settings against the row type.
-func (c Config) checkRowLevel(rows *rowSchema) error {
-	field := func(name string) *goField {
-		for i := range rows.fields {
-			if rows.fields[i].name == name {
-				return &rows.fields[i]
-			}
-		}
-		return nil
-	}
+func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
+	field := rows.Field
 	if !c.Mode.rowLevel() {
 		if len(c.Key) > 0 || c.Op != "" || c.Order != "" {
 			return fmt.Errorf("icebergio: table %s: Key, Op and Order apply to the modes %q and %q, not %q", c.Table, Upsert, Changes, c.Mode)
@@ -115,24 +109,24 @@ func (c Config) checkRowLevel(rows *rowSchema) error {
 		return fmt.Errorf("icebergio: table %s: mode %q takes no Op (every row is an upsert); use %q", c.Table, c.Mode, Changes)
 	}
 	if c.Op != "" {
-		if f := field(c.Op); f == nil || f.typ.Kind() != reflect.String {
-			return fmt.Errorf("icebergio: table %s: Op %q is not a string field of %s", c.Table, c.Op, rows.goType)
+		if f := field(c.Op); f == nil || f.Type.Kind() != reflect.String {
+			return fmt.Errorf("icebergio: table %s: Op %q is not a string field of %s", c.Table, c.Op, rows.GoType)
 		}
 	}
 	if c.Order != "" {
-		if f := field(c.Order); f == nil || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint16, reflect.Uint32}, f.typ.Kind()) || f.optional {
-			return fmt.Errorf("icebergio: table %s: Order %q is not a non-pointer integer field of %s", c.Table, c.Order, rows.goType)
+		if f := field(c.Order); f == nil || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint16, reflect.Uint32}, f.Type.Kind()) || f.Optional {
+			return fmt.Errorf("icebergio: table %s: Order %q is not a non-pointer integer field of %s", c.Table, c.Order, rows.GoType)
 		}
 	}
 	for _, k := range c.Key {
 		f := field(k)
 		if f == nil {
-			return fmt.Errorf("icebergio: table %s: key column %q is not a field of %s", c.Table, k, rows.goType)
+			return fmt.Errorf("icebergio: table %s: key column %q is not a field of %s", c.Table, k, rows.GoType)
 		}
 		if k == c.Op {
 			return fmt.Errorf("icebergio: table %s: key column %q is the Op field", c.Table, k)
 		}
-		if f.optional || len(f.children) > 0 || f.elem != nil {
+		if f.Optional || len(f.Children) > 0 || f.Elem != nil {
 			return fmt.Errorf("icebergio: table %s: key column %q must be a required primitive (a non-pointer field that is not a struct or list)", c.Table, k)
 		}
 	}
@@ -141,13 +135,13 @@ func (c Config) checkRowLevel(rows *rowSchema) error {
 
 // tableSchema is the schema of tables the sink creates: the row's fields
 // but the Op field, with the key columns as identifier fields.
-func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
+func (c Config) tableSchema(rows *rowcodec.Schema) (*iceberg.Schema, error) {
 	if !c.Mode.rowLevel() {
-		return rows.iceberg, nil
+		return rows.Iceberg, nil
 	}
 	var fields []iceberg.NestedField
 	var ids []int
-	for _, f := range rows.iceberg.Fields() {
+	for _, f := range rows.Iceberg.Fields() {
 		if f.Name == c.Op {
 			continue
 		}
@@ -156,7 +150,7 @@ func (c Config) tableSchema(rows *rowSchema) (*iceberg.Schema, error) {
 			ids = append(ids, f.ID)
 		}
 	}
-	return iceberg.NewSchemaWithIdentifiers(rows.iceberg.ID, ids, fields...), nil
+	return iceberg.NewSchemaWithIdentifiers(rows.Iceberg.ID, ids, fields...), nil
 }
 
 // paneRows is a pane's changes collapsed to one per key.
@@ -883,12 +877,12 @@ func (w *rowWrite) discard(ctx context.Context, tbl *table.Table) {
 // columns of the same names.
 func (s *sink) tableWriteSchema(tbl *table.Table) (*iceberg.Schema, error) {
 	var fields []iceberg.NestedField
-	for _, f := range s.rows.iceberg.Fields() {
+	for _, f := range s.rows.Iceberg.Fields() {
 		if f.Name != s.cfg.Op {
 			fields = append(fields, f)
 		}
 	}
-	return withTableIDs(iceberg.NewSchema(s.rows.iceberg.ID, fields...), tbl.Schema())
+	return withTableIDs(iceberg.NewSchema(s.rows.Iceberg.ID, fields...), tbl.Schema())
 }
 
 // tableColumnsOf converts batches of rows (with rows' Arrow schema minus

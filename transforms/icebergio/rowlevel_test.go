@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 // change is a row of a change stream: the operation, its position in the
@@ -276,13 +277,13 @@ func TestBadChangesAreRefused(t *testing.T) {
 	dest := "cdc.bad"
 	cfg := Config{Catalog: launch(t), Table: dest, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn"}
 	s := newTestSink[change](t, cfg)
-	bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
+	bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+	defer bb.Release()
 	for _, c := range []change{{Op: "c", LSN: 1, ID: 1}, {Op: "x", LSN: 2, ID: 2}} {
 		v := any(c)
-		bb.add(s.rows.rowPointer(&v))
+		bb.Add(s.rows.RowPointer(&v))
 	}
-	_, err := s.enc.encode(ctx, batchSeq(bb.batch()), time.Now(), nil)
+	_, err := s.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), nil)
 	require.ErrorContains(t, err, `row with key id=2: unknown operation "x" in op`)
 
 	for _, bad := range []struct {
@@ -296,7 +297,7 @@ func TestBadChangesAreRefused(t *testing.T) {
 		{Config{Table: "a.b", Mode: Upsert, Shards: 4}, "Shards must be 1"},
 		{Config{Table: "a.b", Key: []string{"id"}}, "Key, Op and Order apply to the modes"},
 	} {
-		rs, err := newRowSchema(reflect.TypeFor[change]())
+		rs, err := rowcodec.New(reflect.TypeFor[change]())
 		require.NoError(t, err)
 		err = bad.cfg.withDefaults().check(rs)
 		require.ErrorContains(t, err, bad.want)

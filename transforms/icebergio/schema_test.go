@@ -10,6 +10,8 @@ import (
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
 type point struct {
@@ -48,38 +50,6 @@ type single struct {
 	V *int64 `beam:"v"`
 }
 
-func TestSchemaDerivation(t *testing.T) {
-	rs, err := newRowSchema(reflect.TypeFor[allTypes]())
-	require.NoError(t, err)
-	want := []struct {
-		name     string
-		typ      string
-		required bool
-	}{
-		{"id", "long", true}, {"s", "string", true}, {"i32", "int", true}, {"i16", "int", true},
-		{"i", "long", true}, {"u32", "long", true}, {"f32", "float", true}, {"f64", "double", true},
-		{"b", "boolean", true}, {"bin", "binary", true}, {"day", "date", true},
-		{"ts", "timestamp", true}, {"tsz", "timestamptz", true},
-		{"opt_s", "string", false}, {"opt_i", "long", false}, {"opt_d", "date", false},
-		{"p", "struct<", true}, {"opt_p", "struct<", false},
-		{"l", "list<long>", true}, {"LS", "list<string>", true}, {"lp", "list<struct<", true}, {"lo", "list<int>", true},
-	}
-	fields := rs.iceberg.Fields()
-	require.Len(t, fields, len(want))
-	for i, w := range want {
-		f := fields[i]
-		require.Equal(t, w.name, f.Name)
-		require.True(t, strings.HasPrefix(f.Type.String(), w.typ), "%s: type %s, want %s", f.Name, f.Type, w.typ)
-		require.Equal(t, w.required, f.Required, "%s required", f.Name)
-	}
-	p, _ := rs.iceberg.FindFieldByName("p.y")
-	require.False(t, p.Required)
-	lo := fields[len(fields)-1].Type.(*iceberg.ListType)
-	require.False(t, lo.ElementRequired)
-	l := fields[len(fields)-4].Type.(*iceberg.ListType)
-	require.True(t, l.ElementRequired)
-}
-
 // optionalTagged has Go fields that are never NULL stored as optional
 // columns, as Spark declares the columns of an aggregate.
 type optionalTagged struct {
@@ -100,7 +70,7 @@ type innerTagged struct {
 }
 
 func TestSchemaOptionalTag(t *testing.T) {
-	rs, err := newRowSchema(reflect.TypeFor[optionalTagged]())
+	rs, err := rowcodec.New(reflect.TypeFor[optionalTagged]())
 	require.NoError(t, err)
 	want := []struct {
 		name     string
@@ -128,8 +98,8 @@ func TestSchemaOptionalTag(t *testing.T) {
 		l := fields[4].Type.(*iceberg.ListType)
 		require.True(t, l.ElementRequired, "list element required")
 	}
-	check(rs.iceberg)
-	for _, f := range rs.arrow.Fields() {
+	check(rs.Iceberg)
+	for _, f := range rs.Arrow.Fields() {
 		require.Equal(t, f.Name != "req" && f.Name != "req2", f.Nullable, "arrow field %s nullable", f.Name)
 	}
 
@@ -153,37 +123,6 @@ func TestSchemaOptionalTag(t *testing.T) {
 	got := readRows[optionalTagged](t, tbl)
 	slices.SortFunc(got, func(a, b optionalTagged) int { return int(a.Day - b.Day) })
 	require.Equal(t, rows, got)
-}
-
-func TestSchemaErrors(t *testing.T) {
-	cases := []struct {
-		typ  reflect.Type
-		want string
-	}{
-		{reflect.TypeFor[int](), "not a struct"},
-		{reflect.TypeFor[struct{ M map[string]int }](), "field struct { M map[string]int }.M (map[string]int): unsupported type"},
-		{reflect.TypeFor[struct {
-			D int64 `iceberg:"date"`
-		}](), `iceberg:"date" needs an int32`},
-		{reflect.TypeFor[struct {
-			D int64 `iceberg:"decimal"`
-		}](), `unknown iceberg tag option "decimal"`},
-		{reflect.TypeFor[struct {
-			D int32 `iceberg:"date,optinal"`
-		}](), `unknown iceberg tag option "optinal" in "date,optinal"`},
-		{reflect.TypeFor[struct {
-			D int64 `iceberg:"optional,date"`
-		}](), `iceberg:"date" needs an int32`},
-		{reflect.TypeFor[struct {
-			D int64 `iceberg:"timestamp,timestamptz"`
-		}](), `iceberg tag "timestamp,timestamptz" names two types`},
-		{reflect.TypeFor[struct{ U uint64 }](), "unsupported type"},
-		{reflect.TypeFor[struct{ x int }](), "no exported fields"},
-	}
-	for _, c := range cases {
-		_, err := newRowSchema(c.typ)
-		require.ErrorContains(t, err, c.want, "%v", c.typ)
-	}
 }
 
 func allTypesRows(n int) []allTypes {
@@ -260,10 +199,10 @@ func TestRoundTripAllTypesRewritten(t *testing.T) {
 	ident, err := parseIdent("types.rewritten")
 	require.NoError(t, err)
 	require.NoError(t, s.cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
-	id, ok := s.rows.iceberg.FindFieldByName("id")
+	id, ok := s.rows.Iceberg.FindFieldByName("id")
 	require.True(t, ok)
 	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{id.ID}, FieldID: 1000, Name: "id_bucket", Transform: iceberg.BucketTransform{NumBuckets: 2}})
-	_, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg, icecatalog.WithPartitionSpec(&spec))
+	_, err = s.cat.CreateTable(ctx, ident, s.rows.Iceberg, icecatalog.WithPartitionSpec(&spec))
 	require.NoError(t, err)
 
 	rows := allTypesRows(1000)

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
@@ -168,7 +169,7 @@ func (s *sink) commitParts(ctx context.Context, dest string, parts func(*[]byte)
 
 // openSink opens the catalog cfg names for a sink of rows of type t.
 func openSink(ctx context.Context, cfg Config, t beam.EncodedType) (*sink, error) {
-	rows, err := newRowSchema(t.T)
+	rows, err := rowcodec.New(t.T)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,8 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/stitch"
 )
 
 // sortRows orders benchRows by their unique pickup_ts.
@@ -39,7 +41,7 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.rows", WriterID: "w"})
 	rows := unbox(benchRows(10_000))
 	// 9,500 rows are copied as one row group; the 500 left are below
-	// minRowGroupRows and re-encoded: two row groups either way.
+	// stitch.MinRowGroupRows and re-encoded: two row groups either way.
 	res, err := s.commit(ctx, "st.rows", chunksOf(t, s, rows, 9500), nil)
 	require.NoError(t, err)
 	require.Equal(t, int64(1), res.Files)
@@ -65,7 +67,7 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 
 	// The reference: iceberg-go writes the same rows as one file.
 	var ref []iceberg.DataFile
-	for df, err := range table.WriteRecords(ctx, tbl, s.rows.arrow, batches(t, s, rows)) {
+	for df, err := range table.WriteRecords(ctx, tbl, s.rows.Arrow, batches(t, s, rows)) {
 		require.NoError(t, err)
 		ref = append(ref, df)
 	}
@@ -82,13 +84,13 @@ func TestStitchedFileMatchesIcebergGoWriter(t *testing.T) {
 func batches(t *testing.T, s *sink, rows []benchRow) func(yield func(arrow.RecordBatch, error) bool) {
 	t.Helper()
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		bb := s.rows.newBatchBuilder(memory.DefaultAllocator)
-		defer bb.release()
+		bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+		defer bb.Release()
 		for i := range rows {
 			v := any(rows[i])
-			bb.add(s.rows.rowPointer(&v))
+			bb.Add(s.rows.RowPointer(&v))
 		}
-		yield(bb.batch(), nil)
+		yield(bb.Batch(), nil)
 	}
 }
 
@@ -98,8 +100,8 @@ func TestStitchKeepsBloomFilters(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.bloom", WriterID: "w",
 		Properties: map[string]string{"write.parquet.bloom-filter-enabled.column.user_id": "true"}})
-	rows := append(clicks(0, minRowGroupRows, "ann"), clicks(minRowGroupRows, 2*minRowGroupRows, "bob")...)
-	_, err := s.commit(ctx, "st.bloom", chunksOf(t, s, rows, minRowGroupRows), nil)
+	rows := append(clicks(0, stitch.MinRowGroupRows, "ann"), clicks(stitch.MinRowGroupRows, 2*stitch.MinRowGroupRows, "bob")...)
+	_, err := s.commit(ctx, "st.bloom", chunksOf(t, s, rows, stitch.MinRowGroupRows), nil)
 	require.NoError(t, err)
 	files, err := currentDataFiles(ctx, loadTable(t, s.cat, "st.bloom"))
 	require.NoError(t, err)
@@ -165,7 +167,7 @@ func TestTableWithAnotherSpecIsRewritten(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
 	spec := iceberg.NewPartitionSpec(iceberg.PartitionField{SourceIDs: []int{1}, FieldID: 1000, Name: "user_id", Transform: iceberg.IdentityTransform{}})
-	_, err = s.cat.CreateTable(ctx, ident, s.rows.iceberg, icecatalog.WithPartitionSpec(&spec))
+	_, err = s.cat.CreateTable(ctx, ident, s.rows.Iceberg, icecatalog.WithPartitionSpec(&spec))
 	require.NoError(t, err)
 
 	rows := append(clicks(0, 30, "ann"), clicks(30, 50, "bob")...)
@@ -183,7 +185,7 @@ func TestStitchedFilesRollAtTargetSize(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[benchRow](t, Config{Catalog: launch(t), Table: "st.roll", WriterID: "w", TargetFileSize: 120 << 10})
 	rows := unbox(benchRows(100_000))
-	res, err := s.commit(ctx, "st.roll", chunksOf(t, s, rows, minRowGroupRows), nil)
+	res, err := s.commit(ctx, "st.roll", chunksOf(t, s, rows, stitch.MinRowGroupRows), nil)
 	require.NoError(t, err)
 	require.Greater(t, res.Files, int64(2))
 	require.Less(t, res.Files, int64(13), "files hold several chunks")
@@ -216,7 +218,7 @@ func TestTableTargetFileSizeWins(t *testing.T) {
 			_, _, err := newTestSink[benchRow](t, Config{Catalog: cat, Table: name, Properties: props}).loadOrCreate(ctx, name)
 			require.NoError(t, err)
 			s := newTestSink[benchRow](t, Config{Catalog: cat, Table: name, TargetFileSize: tc.config})
-			res, err := s.commit(ctx, name, chunksOf(t, s, rows, minRowGroupRows), nil)
+			res, err := s.commit(ctx, name, chunksOf(t, s, rows, stitch.MinRowGroupRows), nil)
 			require.NoError(t, err)
 			if tc.many {
 				require.Greater(t, res.Files, int64(2), "files roll at the table's 120 KiB")
@@ -261,16 +263,16 @@ func TestReencodingIsBounded(t *testing.T) {
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.budget", WriterID: "w"})
 	tbl, _, err := s.loadOrCreate(ctx, "st.budget")
 	require.NoError(t, err)
-	layout, err := stitchLayoutFor(s.enc.tbl, tbl)
+	layout, err := stitch.LayoutFor(s.enc.tbl, tbl)
 	require.NoError(t, err)
-	st, err := newStitcher(ctx, tbl, layout, s.enc, s.cfg.TargetFileSize, "")
+	st, err := stitch.New(ctx, tbl, stitch.Config{Layout: layout, Codec: chunkCodec{s.enc},
+		TargetFileSize: s.cfg.TargetFileSize, RowGroupRows: maxBatchRows, ReencodeRows: 500})
 	require.NoError(t, err)
-	st.reencode = 500
 	for c, err := range chunksOf(t, s, clicks(0, 2000, "a"), 100) {
 		require.NoError(t, err)
-		require.NoError(t, st.add(ctx, c))
+		require.NoError(t, st.Add(ctx, c.stitched()))
 	}
-	files, err := st.close(ctx)
+	files, err := st.Close(ctx)
 	require.NoError(t, err)
 	require.Len(t, files, 1)
 	f, err := file.OpenParquetFile(strings.TrimPrefix(files[0].FilePath(), "file://"), false)
@@ -350,10 +352,6 @@ func TestTableParquetSettingsWin(t *testing.T) {
 		r.Close()
 	}
 	require.Greater(t, groups, 4, "200,000 rows in row groups of 256 KiB")
-
-	require.Empty(t, parquetDiff(s.enc.tbl.Properties(), iceberg.Properties{table.ParquetCompressionKey: "ZSTD"}),
-		"a codec written out as the default is no difference")
-	require.NotEmpty(t, parquetDiff(s.enc.tbl.Properties(), iceberg.Properties{"write.metadata.metrics.column.x": "none"}))
 }
 
 // A table's write.metadata.metrics.default of none leaves its data files

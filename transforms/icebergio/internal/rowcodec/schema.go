@@ -1,4 +1,11 @@
-package icebergio
+// Package rowcodec owns the mapping between a pipeline's row structs (with
+// `beam:"column"` and `iceberg:"..."` tags) and Iceberg and Arrow: the Iceberg
+// schema a struct type stands for, the copying of rows into Arrow record
+// batches and of record batches back into rows (through field offsets, not
+// per-row reflection), the checks that a struct can hold a table's columns,
+// and Match, the one walk that pairs the rows' schema with a table's by
+// column name. It knows nothing of Beam, catalogs or commits.
+package rowcodec
 
 import (
 	"fmt"
@@ -14,31 +21,31 @@ import (
 	"github.com/apache/iceberg-go/table"
 )
 
-// rowSchema is everything derived once from a row struct type: the Iceberg
+// Schema is everything derived once from a row struct type: the Iceberg
 // schema, its Arrow form and the field layout used to copy rows into Arrow
 // builders without per-row reflection.
-type rowSchema struct {
-	goType  reflect.Type // the struct type (never a pointer)
-	byPtr   bool         // rows arrive as *struct
-	direct  bool         // the struct is pointer-shaped: an interface holds it inline
-	iceberg *iceberg.Schema
-	arrow   *arrow.Schema
-	fields  []goField // top-level fields, in schema order
+type Schema struct {
+	GoType  reflect.Type // the struct type (never a pointer)
+	Iceberg *iceberg.Schema
+	Arrow   *arrow.Schema
+	Fields  []Field // top-level fields, in schema order
+	byPtr   bool    // rows arrive as *struct
+	direct  bool    // the struct is pointer-shaped: an interface holds it inline
 }
 
-// goField is one struct field mapped to an Iceberg field.
-type goField struct {
-	name     string
-	goName   string
-	offset   uintptr
-	typ      reflect.Type // the field's Go type, pointer included
-	optional bool         // a pointer, or tagged iceberg:"optional"
+// Field is one struct field mapped to an Iceberg field.
+type Field struct {
+	Name     string // the column's
+	GoName   string
+	Offset   uintptr
+	Type     reflect.Type // the field's Go type, pointer included
+	Optional bool         // a pointer, or tagged iceberg:"optional"
+	Children []Field      // a struct's fields
+	Elem     *Field       // a list's element
 	kind     string       // "", "date", "timestamp", "timestamptz" from the iceberg tag
-	children []goField
-	elem     *goField // list element
 }
 
-// newRowSchema derives the Iceberg schema of rows of type t (a struct or a
+// New derives the Iceberg schema of rows of type t (a struct or a
 // pointer to one). Field names come from `beam:"name"` tags (else the Go
 // name). Pointer fields are optional columns, others required. The iceberg
 // tag is a comma-separated list: date, timestamp or timestamptz refine
@@ -46,31 +53,31 @@ type goField struct {
 // is never NULL, so that the schema can match a table other engines write
 // (Spark makes every aggregate column optional), e.g.
 // `iceberg:"date,optional"`.
-func newRowSchema(t reflect.Type) (*rowSchema, error) {
-	rs := &rowSchema{goType: t}
+func New(t reflect.Type) (*Schema, error) {
+	rs := &Schema{GoType: t}
 	if t.Kind() == reflect.Pointer {
 		rs.byPtr = true
-		rs.goType = t.Elem()
+		rs.GoType = t.Elem()
 	}
-	if rs.goType.Kind() != reflect.Struct {
+	if rs.GoType.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("icebergio: row type %v is not a struct", t)
 	}
-	rs.direct = !rs.byPtr && pointerShaped(rs.goType)
-	fields, err := structFields(rs.goType, rs.goType.String())
+	rs.direct = !rs.byPtr && pointerShaped(rs.GoType)
+	fields, err := structFields(rs.GoType, rs.GoType.String())
 	if err != nil {
 		return nil, err
 	}
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("icebergio: row type %v has no exported fields", t)
 	}
-	rs.fields = fields
+	rs.Fields = fields
 	nested := make([]iceberg.NestedField, len(fields))
 	ids := 0
 	for i := range fields {
 		nested[i] = fields[i].nestedField(&ids)
 	}
-	rs.iceberg = iceberg.NewSchema(0, nested...)
-	rs.arrow, err = table.SchemaToArrowSchema(rs.iceberg, nil, false, false)
+	rs.Iceberg = iceberg.NewSchema(0, nested...)
+	rs.Arrow, err = table.SchemaToArrowSchema(rs.Iceberg, nil, false, false)
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: arrow schema for %v: %w", t, err)
 	}
@@ -92,8 +99,8 @@ func pointerShaped(t reflect.Type) bool {
 	return false
 }
 
-func structFields(t reflect.Type, where string) ([]goField, error) {
-	var out []goField
+func structFields(t reflect.Type, where string) ([]Field, error) {
+	var out []Field
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		if !sf.IsExported() {
@@ -113,28 +120,28 @@ func structFields(t reflect.Type, where string) ([]goField, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.goName = sf.Name
-		f.offset = sf.Offset
+		f.GoName = sf.Name
+		f.Offset = sf.Offset
 		out = append(out, f)
 	}
 	return out, nil
 }
 
-func newGoField(t reflect.Type, name, where, tag string) (goField, error) {
-	f := goField{name: name, typ: t}
+func newGoField(t reflect.Type, name, where, tag string) (Field, error) {
+	f := Field{Name: name, Type: t}
 	base := t
 	if t.Kind() == reflect.Pointer {
-		f.optional = true
+		f.Optional = true
 		base = t.Elem()
 	}
-	bad := func(why string) (goField, error) {
-		return goField{}, fmt.Errorf("icebergio: field %s (%v): %s", where, t, why)
+	bad := func(why string) (Field, error) {
+		return Field{}, fmt.Errorf("icebergio: field %s (%v): %s", where, t, why)
 	}
 	if tag != "" {
 		for opt := range strings.SplitSeq(tag, ",") {
 			switch opt = strings.TrimSpace(opt); opt {
 			case "optional":
-				f.optional = true
+				f.Optional = true
 			case "date", "timestamp", "timestamptz":
 				if f.kind != "" {
 					return bad(`iceberg tag "` + tag + `" names two types`)
@@ -163,12 +170,12 @@ func newGoField(t reflect.Type, name, where, tag string) (goField, error) {
 	case reflect.Struct:
 		children, err := structFields(base, where)
 		if err != nil {
-			return goField{}, err
+			return Field{}, err
 		}
 		if len(children) == 0 {
 			return bad("nested struct has no exported fields")
 		}
-		f.children = children
+		f.Children = children
 	case reflect.Slice:
 		if base.Elem().Kind() == reflect.Uint8 {
 			break // []byte: binary
@@ -178,9 +185,9 @@ func newGoField(t reflect.Type, name, where, tag string) (goField, error) {
 		}
 		elem, err := newGoField(base.Elem(), "element", where+"[]", "")
 		if err != nil {
-			return goField{}, err
+			return Field{}, err
 		}
-		f.elem = &elem
+		f.Elem = &elem
 	default:
 		return bad("unsupported type (want string, bool, ints, floats, []byte, struct, slice or pointers to them)")
 	}
@@ -191,15 +198,15 @@ func newGoField(t reflect.Type, name, where, tag string) (goField, error) {
 }
 
 // nestedField assigns ids depth first; CreateTable renumbers them anyway.
-func (f *goField) nestedField(ids *int) iceberg.NestedField {
+func (f *Field) nestedField(ids *int) iceberg.NestedField {
 	*ids++
-	nf := iceberg.NestedField{ID: *ids, Name: f.name, Required: !f.optional}
+	nf := iceberg.NestedField{ID: *ids, Name: f.Name, Required: !f.Optional}
 	nf.Type = f.icebergType(ids)
 	return nf
 }
 
-func (f *goField) icebergType(ids *int) iceberg.Type {
-	base := f.typ
+func (f *Field) icebergType(ids *int) iceberg.Type {
+	base := f.Type
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}
@@ -225,27 +232,37 @@ func (f *goField) icebergType(ids *int) iceberg.Type {
 	case reflect.String:
 		return iceberg.PrimitiveTypes.String
 	case reflect.Slice:
-		if f.elem == nil {
+		if f.Elem == nil {
 			return iceberg.PrimitiveTypes.Binary
 		}
 		*ids++
-		lt := &iceberg.ListType{ElementID: *ids, ElementRequired: !f.elem.optional}
-		lt.Element = f.elem.icebergType(ids)
+		lt := &iceberg.ListType{ElementID: *ids, ElementRequired: !f.Elem.Optional}
+		lt.Element = f.Elem.icebergType(ids)
 		return lt
 	case reflect.Struct:
-		st := &iceberg.StructType{FieldList: make([]iceberg.NestedField, len(f.children))}
-		for i := range f.children {
-			st.FieldList[i] = f.children[i].nestedField(ids)
+		st := &iceberg.StructType{FieldList: make([]iceberg.NestedField, len(f.Children))}
+		for i := range f.Children {
+			st.FieldList[i] = f.Children[i].nestedField(ids)
 		}
 		return st
 	}
 	panic("icebergio: unreachable type " + base.String())
 }
 
-// rowPointer returns the address of the struct held in v, which must hold a
+// Field returns the top-level field of the column name, or nil.
+func (rs *Schema) Field(name string) *Field {
+	for i := range rs.Fields {
+		if rs.Fields[i].Name == name {
+			return &rs.Fields[i]
+		}
+	}
+	return nil
+}
+
+// RowPointer returns the address of the struct held in v, which must hold a
 // value of the row type. Reading through the interface's data word avoids
 // reflect.Value on the per-row path.
-func (rs *rowSchema) rowPointer(v *any) unsafe.Pointer {
+func (rs *Schema) RowPointer(v *any) unsafe.Pointer {
 	e := (*[2]unsafe.Pointer)(unsafe.Pointer(v))
 	if rs.direct {
 		return unsafe.Pointer(&e[1])
@@ -256,43 +273,48 @@ func (rs *rowSchema) rowPointer(v *any) unsafe.Pointer {
 // appendFn copies the Go value at p into a bound Arrow builder.
 type appendFn func(p unsafe.Pointer)
 
-// batchBuilder accumulates rows of one schema into Arrow columns.
-type batchBuilder struct {
+// BatchBuilder accumulates rows of one schema into Arrow columns.
+type BatchBuilder struct {
 	rb   *array.RecordBuilder
 	apps []appendFn
 	offs []uintptr
 	rows int
 }
 
-func (rs *rowSchema) newBatchBuilder(mem memory.Allocator) *batchBuilder {
-	rb := array.NewRecordBuilder(mem, rs.arrow)
-	bb := &batchBuilder{rb: rb}
-	for i := range rs.fields {
-		bb.apps = append(bb.apps, bindAppender(&rs.fields[i], rb.Field(i)))
-		bb.offs = append(bb.offs, rs.fields[i].offset)
+// NewBatchBuilder returns an empty builder of batches of rs's rows.
+func (rs *Schema) NewBatchBuilder(mem memory.Allocator) *BatchBuilder {
+	rb := array.NewRecordBuilder(mem, rs.Arrow)
+	bb := &BatchBuilder{rb: rb}
+	for i := range rs.Fields {
+		bb.apps = append(bb.apps, bindAppender(&rs.Fields[i], rb.Field(i)))
+		bb.offs = append(bb.offs, rs.Fields[i].Offset)
 	}
 	return bb
 }
 
-// add appends the row at p.
-func (bb *batchBuilder) add(p unsafe.Pointer) {
+// Add appends the row at p.
+func (bb *BatchBuilder) Add(p unsafe.Pointer) {
 	for i, app := range bb.apps {
 		app(unsafe.Add(p, bb.offs[i]))
 	}
 	bb.rows++
 }
 
-// batch returns the rows added so far as a record batch and resets.
-func (bb *batchBuilder) batch() arrow.RecordBatch {
+// Batch returns the rows added so far as a record batch and resets.
+func (bb *BatchBuilder) Batch() arrow.RecordBatch {
 	bb.rows = 0
 	return bb.rb.NewRecordBatch()
 }
 
-func (bb *batchBuilder) release() { bb.rb.Release() }
+// Rows is how many rows were added since the last batch.
+func (bb *BatchBuilder) Rows() int { return bb.rows }
 
-func bindAppender(f *goField, b array.Builder) appendFn {
-	if f.typ.Kind() == reflect.Pointer {
-		inner := bindValue(f, f.typ.Elem(), b)
+// Release releases the builder's buffers.
+func (bb *BatchBuilder) Release() { bb.rb.Release() }
+
+func bindAppender(f *Field, b array.Builder) appendFn {
+	if f.Type.Kind() == reflect.Pointer {
+		inner := bindValue(f, f.Type.Elem(), b)
 		return func(p unsafe.Pointer) {
 			if q := *(*unsafe.Pointer)(p); q != nil {
 				inner(q)
@@ -301,7 +323,7 @@ func bindAppender(f *goField, b array.Builder) appendFn {
 			}
 		}
 	}
-	return bindValue(f, f.typ, b)
+	return bindValue(f, f.Type, b)
 }
 
 type sliceHeader struct {
@@ -309,7 +331,7 @@ type sliceHeader struct {
 	len, cap int
 }
 
-func bindValue(f *goField, t reflect.Type, b array.Builder) appendFn {
+func bindValue(f *Field, t reflect.Type, b array.Builder) appendFn {
 	switch t.Kind() {
 	case reflect.Bool:
 		bb := b.(*array.BooleanBuilder)
@@ -356,13 +378,13 @@ func bindValue(f *goField, t reflect.Type, b array.Builder) appendFn {
 		bb := b.(*array.StringBuilder)
 		return func(p unsafe.Pointer) { bb.Append(*(*string)(p)) }
 	case reflect.Slice:
-		if f.elem == nil {
+		if f.Elem == nil {
 			bb := b.(*array.BinaryBuilder)
 			return func(p unsafe.Pointer) { bb.Append(*(*[]byte)(p)) }
 		}
 		lb := b.(*array.ListBuilder)
-		elem := bindAppender(f.elem, lb.ValueBuilder())
-		size := f.elem.typ.Size()
+		elem := bindAppender(f.Elem, lb.ValueBuilder())
+		size := f.Elem.Type.Size()
 		return func(p unsafe.Pointer) {
 			h := (*sliceHeader)(p)
 			lb.Append(true)
@@ -372,11 +394,11 @@ func bindValue(f *goField, t reflect.Type, b array.Builder) appendFn {
 		}
 	case reflect.Struct:
 		sb := b.(*array.StructBuilder)
-		apps := make([]appendFn, len(f.children))
-		offs := make([]uintptr, len(f.children))
-		for i := range f.children {
-			apps[i] = bindAppender(&f.children[i], sb.FieldBuilder(i))
-			offs[i] = f.children[i].offset
+		apps := make([]appendFn, len(f.Children))
+		offs := make([]uintptr, len(f.Children))
+		for i := range f.Children {
+			apps[i] = bindAppender(&f.Children[i], sb.FieldBuilder(i))
+			offs[i] = f.Children[i].Offset
 		}
 		return func(p unsafe.Pointer) {
 			sb.Append(true)
@@ -388,16 +410,16 @@ func bindValue(f *goField, t reflect.Type, b array.Builder) appendFn {
 	panic("icebergio: unreachable kind " + t.String())
 }
 
-// fieldString returns a formatter for the top-level scalar field name, used
+// FieldString returns a formatter for the top-level scalar field name, used
 // by table templates.
-func (rs *rowSchema) fieldString(name string) (func(p unsafe.Pointer) string, error) {
-	for i := range rs.fields {
-		f := &rs.fields[i]
-		if f.name != name {
+func (rs *Schema) FieldString(name string) (func(p unsafe.Pointer) string, error) {
+	for i := range rs.Fields {
+		f := &rs.Fields[i]
+		if f.Name != name {
 			continue
 		}
-		off := f.offset
-		t := f.typ
+		off := f.Offset
+		t := f.Type
 		deref := func(p unsafe.Pointer) unsafe.Pointer { return unsafe.Add(p, off) }
 		if t.Kind() == reflect.Pointer {
 			t = t.Elem()
@@ -416,7 +438,7 @@ func (rs *rowSchema) fieldString(name string) (func(p unsafe.Pointer) string, er
 		case reflect.Int:
 			format = func(q unsafe.Pointer) string { return strconv.Itoa(*(*int)(q)) }
 		default:
-			return nil, fmt.Errorf("icebergio: table template field %q has type %v; want string, bool, int, int32 or int64", name, f.typ)
+			return nil, fmt.Errorf("icebergio: table template field %q has type %v; want string, bool, int, int32 or int64", name, f.Type)
 		}
 		return func(p unsafe.Pointer) string {
 			q := deref(p)
@@ -426,5 +448,5 @@ func (rs *rowSchema) fieldString(name string) (func(p unsafe.Pointer) string, er
 			return format(q)
 		}, nil
 	}
-	return nil, fmt.Errorf("icebergio: table template field %q is not a top-level field of %v", name, rs.goType)
+	return nil, fmt.Errorf("icebergio: table template field %q is not a top-level field of %v", name, rs.GoType)
 }

@@ -1,4 +1,4 @@
-package icebergio
+package rowcodec
 
 import (
 	"fmt"
@@ -17,54 +17,54 @@ import (
 // row structs column by column, through field offsets, as bindAppender does
 // the other way.
 
-// readColumns checks the row struct described by rs against the table
+// ReadColumns checks the row struct described by rs against the table
 // schema sc it will be read with, and returns the top-level columns to
 // select. Struct fields are matched to columns by their beam tag names (at
 // every level). A field the table lacks must be a pointer, which stays nil;
 // a column must widen to its field's type (int to long, float to double);
 // columns names the columns to read (empty: every field's column), and
 // fields outside it keep their zero value.
-func readColumns(tableName string, rs *rowSchema, sc *iceberg.Schema, columns []string) ([]string, error) {
+func ReadColumns(tableName string, rs *Schema, sc *iceberg.Schema, columns []string) ([]string, error) {
 	want := map[string]bool{}
 	for _, c := range columns {
 		if _, ok := sc.FindFieldByName(c); !ok {
-			return nil, fmt.Errorf("icebergio: table %s has no column %q (columns: %s)", tableName, c, columnNames(sc))
+			return nil, fmt.Errorf("icebergio: table %s has no column %q (columns: %s)", tableName, c, ColumnNames(sc))
 		}
-		if !slices.ContainsFunc(rs.fields, func(f goField) bool { return f.name == c }) {
-			return nil, fmt.Errorf("icebergio: table %s: column %q is selected but row type %v has no field tagged beam:%q", tableName, c, rs.goType, c)
+		if !slices.ContainsFunc(rs.Fields, func(f Field) bool { return f.Name == c }) {
+			return nil, fmt.Errorf("icebergio: table %s: column %q is selected but row type %v has no field tagged beam:%q", tableName, c, rs.GoType, c)
 		}
 		want[c] = true
 	}
 	var selected []string
-	for i := range rs.fields {
-		f := &rs.fields[i]
-		if len(want) > 0 && !want[f.name] {
+	for i := range rs.Fields {
+		f := &rs.Fields[i]
+		if len(want) > 0 && !want[f.Name] {
 			continue
 		}
-		col, ok := topLevelField(sc, f.name)
+		col, ok := TopLevelColumn(sc, f.Name)
 		if !ok {
-			if f.typ.Kind() != reflect.Pointer {
+			if f.Type.Kind() != reflect.Pointer {
 				return nil, fmt.Errorf("icebergio: table %s has no column %q for field %s.%s (%v); make the field a pointer to read it as nil (columns: %s)",
-					tableName, f.name, rs.goType, f.goName, f.typ, columnNames(sc))
+					tableName, f.Name, rs.GoType, f.GoName, f.Type, ColumnNames(sc))
 			}
 			continue
 		}
-		if err := readableAs(tableName, f.name, rs.goType.String()+"."+f.goName, f, col.Type); err != nil {
+		if err := readableAs(tableName, f.Name, rs.GoType.String()+"."+f.GoName, f, col.Type); err != nil {
 			return nil, err
 		}
-		selected = append(selected, f.name)
+		selected = append(selected, f.Name)
 	}
 	return selected, nil
 }
 
-// checkProjection checks the row type against the columns a worker's scan
+// CheckProjection checks the row type against the columns a worker's scan
 // projects (the table may have changed since planning): fields without a
 // projected column were either left out or checked when planning.
-func checkProjection(tableName string, rs *rowSchema, proj *iceberg.Schema) error {
-	for i := range rs.fields {
-		f := &rs.fields[i]
-		if col, ok := topLevelField(proj, f.name); ok {
-			if err := readableAs(tableName, f.name, rs.goType.String()+"."+f.goName, f, col.Type); err != nil {
+func CheckProjection(tableName string, rs *Schema, proj *iceberg.Schema) error {
+	for i := range rs.Fields {
+		f := &rs.Fields[i]
+		if col, ok := TopLevelColumn(proj, f.Name); ok {
+			if err := readableAs(tableName, f.Name, rs.GoType.String()+"."+f.GoName, f, col.Type); err != nil {
 				return err
 			}
 		}
@@ -72,7 +72,9 @@ func checkProjection(tableName string, rs *rowSchema, proj *iceberg.Schema) erro
 	return nil
 }
 
-func topLevelField(sc *iceberg.Schema, name string) (iceberg.NestedField, bool) {
+// TopLevelColumn finds a top-level column by name; FindFieldByName would
+// also take a dotted path into a struct.
+func TopLevelColumn(sc *iceberg.Schema, name string) (iceberg.NestedField, bool) {
 	for _, f := range sc.Fields() {
 		if f.Name == name {
 			return f, true
@@ -81,7 +83,8 @@ func topLevelField(sc *iceberg.Schema, name string) (iceberg.NestedField, bool) 
 	return iceberg.NestedField{}, false
 }
 
-func columnNames(sc *iceberg.Schema) string {
+// ColumnNames lists sc's top-level columns and their types, for errors.
+func ColumnNames(sc *iceberg.Schema) string {
 	var names []string
 	for _, f := range sc.Fields() {
 		names = append(names, f.Name+" "+f.Type.String())
@@ -89,15 +92,18 @@ func columnNames(sc *iceberg.Schema) string {
 	return fmt.Sprint(names)
 }
 
-// readableAs reports whether values of the table type t fit field f.
-func readableAs(tableName, column, where string, f *goField, t iceberg.Type) error {
+// readableAs reports whether values of the table type t fit field f. It
+// walks the Go fields rather than going through Match: whether a missing
+// column is allowed depends on the Go field (a pointer), and widening runs
+// the other way (a table's int reads into a row's int64).
+func readableAs(tableName, column, where string, f *Field, t iceberg.Type) error {
 	bad := func(hint string) error {
 		if hint != "" {
 			hint = "; " + hint
 		}
-		return fmt.Errorf("icebergio: table %s: column %s is %s, which field %s (%v) cannot hold%s", tableName, column, t, where, f.typ, hint)
+		return fmt.Errorf("icebergio: table %s: column %s is %s, which field %s (%v) cannot hold%s", tableName, column, t, where, f.Type, hint)
 	}
-	base := f.typ
+	base := f.Type
 	if base.Kind() == reflect.Pointer {
 		base = base.Elem()
 	}
@@ -106,31 +112,31 @@ func readableAs(tableName, column, where string, f *goField, t iceberg.Type) err
 		if base.Kind() != reflect.Struct {
 			return bad("a struct column needs a struct field")
 		}
-		for i := range f.children {
-			c := &f.children[i]
+		for i := range f.Children {
+			c := &f.Children[i]
 			var col *iceberg.NestedField
 			for j := range tt.FieldList {
-				if tt.FieldList[j].Name == c.name {
+				if tt.FieldList[j].Name == c.Name {
 					col = &tt.FieldList[j]
 				}
 			}
 			if col == nil {
-				if c.typ.Kind() != reflect.Pointer {
+				if c.Type.Kind() != reflect.Pointer {
 					return fmt.Errorf("icebergio: table %s has no column %s.%s for field %s.%s (%v); make the field a pointer to read it as nil",
-						tableName, column, c.name, where, c.goName, c.typ)
+						tableName, column, c.Name, where, c.GoName, c.Type)
 				}
 				continue
 			}
-			if err := readableAs(tableName, column+"."+c.name, where+"."+c.goName, c, col.Type); err != nil {
+			if err := readableAs(tableName, column+"."+c.Name, where+"."+c.GoName, c, col.Type); err != nil {
 				return err
 			}
 		}
 		return nil
 	case *iceberg.ListType:
-		if base.Kind() != reflect.Slice || f.elem == nil {
+		if base.Kind() != reflect.Slice || f.Elem == nil {
 			return bad("a list column needs a slice field")
 		}
-		return readableAs(tableName, column+".element", where+"[]", f.elem, tt.Element)
+		return readableAs(tableName, column+".element", where+"[]", f.Elem, tt.Element)
 	}
 	var ids int
 	ft := f.icebergType(&ids)
@@ -169,9 +175,9 @@ func readableAs(tableName, column, where string, f *goField, t iceberg.Type) err
 // them.
 type colSetter func(arr arrow.Array, base unsafe.Pointer, stride uintptr) error
 
-// rowConverter turns record batches into row structs.
-type rowConverter struct {
-	rs     *rowSchema
+// Converter turns record batches into row structs.
+type Converter struct {
+	rs     *Schema
 	sliceT reflect.Type // []struct
 	cols   []boundColumn
 	ifType unsafe.Pointer // the type word of an interface holding a row
@@ -201,30 +207,30 @@ type eface struct {
 	typ, data unsafe.Pointer
 }
 
-// newRowConverter binds rs's fields to the columns of batches with schema
+// NewConverter binds rs's fields to the columns of batches with schema
 // sc. Fields without a column stay zero (or nil).
-func newRowConverter(rs *rowSchema, sc *arrow.Schema) (*rowConverter, error) {
-	rc := &rowConverter{rs: rs, sliceT: reflect.SliceOf(rs.goType)}
-	zero := reflect.Zero(rs.goType)
+func NewConverter(rs *Schema, sc *arrow.Schema) (*Converter, error) {
+	rc := &Converter{rs: rs, sliceT: reflect.SliceOf(rs.GoType)}
+	zero := reflect.Zero(rs.GoType)
 	if rs.byPtr {
-		zero = reflect.Zero(reflect.PointerTo(rs.goType))
+		zero = reflect.Zero(reflect.PointerTo(rs.GoType))
 	}
 	iface := zero.Interface()
 	rc.ifType = (*eface)(unsafe.Pointer(&iface)).typ
-	for i := range rs.fields {
-		f := &rs.fields[i]
-		idx := sc.FieldIndices(f.name)
+	for i := range rs.Fields {
+		f := &rs.Fields[i]
+		idx := sc.FieldIndices(f.Name)
 		if len(idx) == 0 {
 			continue
 		}
 		af := sc.Field(idx[0])
 		set, err := bindSetter(f, af.Type)
 		if err != nil {
-			return nil, fmt.Errorf("icebergio: column %s (%s) into field %s.%s (%v): %w", f.name, af.Type, rs.goType, f.goName, f.typ, err)
+			return nil, fmt.Errorf("icebergio: column %s (%s) into field %s.%s (%v): %w", f.Name, af.Type, rs.GoType, f.GoName, f.Type, err)
 		}
-		bc := boundColumn{index: idx[0], offset: f.offset, set: set, required: !holdsNull(f.typ),
-			name: f.name, where: rs.goType.String() + "." + f.goName, typ: f.typ}
-		bc.checks = requiredChildren(f, af.Type, nil, f.name, bc.where)
+		bc := boundColumn{index: idx[0], offset: f.Offset, set: set, required: !holdsNull(f.Type),
+			name: f.Name, where: rs.GoType.String() + "." + f.GoName, typ: f.Type}
+		bc.checks = requiredChildren(f, af.Type, nil, f.Name, bc.where)
 		rc.cols = append(rc.cols, bc)
 	}
 	return rc, nil
@@ -238,36 +244,36 @@ func holdsNull(t reflect.Type) bool {
 
 // requiredChildren lists the non-pointer fields inside a struct column,
 // whose nulls (where their parents are present) cannot be held.
-func requiredChildren(f *goField, dt arrow.DataType, path []int, name, where string) []nullCheck {
+func requiredChildren(f *Field, dt arrow.DataType, path []int, name, where string) []nullCheck {
 	st, ok := dt.(*arrow.StructType)
-	if !ok || len(f.children) == 0 {
+	if !ok || len(f.Children) == 0 {
 		return nil
 	}
 	var out []nullCheck
-	for i := range f.children {
-		c := &f.children[i]
-		j, ok := st.FieldIdx(c.name)
+	for i := range f.Children {
+		c := &f.Children[i]
+		j, ok := st.FieldIdx(c.Name)
 		if !ok {
 			continue
 		}
 		p := append(slices.Clone(path), j)
-		if !holdsNull(c.typ) {
-			out = append(out, nullCheck{path: p, name: name + "." + c.name, where: where + "." + c.goName, typ: c.typ})
+		if !holdsNull(c.Type) {
+			out = append(out, nullCheck{path: p, name: name + "." + c.Name, where: where + "." + c.GoName, typ: c.Type})
 		}
-		out = append(out, requiredChildren(c, st.Field(j).Type, p, name+"."+c.name, where+"."+c.goName)...)
+		out = append(out, requiredChildren(c, st.Field(j).Type, p, name+"."+c.Name, where+"."+c.GoName)...)
 	}
 	return out
 }
 
-// convert copies rec into a new slice of rows and returns a pointer to its
+// Convert copies rec into a new slice of rows and returns a pointer to its
 // first element (nil for no rows), which keeps the slice alive.
-func (rc *rowConverter) convert(rec arrow.RecordBatch) (base unsafe.Pointer, n int, err error) {
+func (rc *Converter) Convert(rec arrow.RecordBatch) (base unsafe.Pointer, n int, err error) {
 	n = int(rec.NumRows())
 	if n == 0 {
 		return nil, 0, nil
 	}
 	base = reflect.MakeSlice(rc.sliceT, n, n).UnsafePointer()
-	stride := rc.rs.goType.Size()
+	stride := rc.rs.GoType.Size()
 	for _, c := range rc.cols {
 		arr := rec.Column(c.index)
 		if c.required && arr.NullN() > 0 {
@@ -322,10 +328,10 @@ func checkNestedNulls(arr arrow.Array, chk nullCheck) error {
 	return nil
 }
 
-// row returns row i of a converted batch as an interface value of the row
+// Row returns row i of a converted batch as an interface value of the row
 // type (the struct, or a pointer to it), without copying the struct.
-func (rc *rowConverter) row(base unsafe.Pointer, i int) any {
-	p := unsafe.Add(base, uintptr(i)*rc.rs.goType.Size())
+func (rc *Converter) Row(base unsafe.Pointer, i int) any {
+	p := unsafe.Add(base, uintptr(i)*rc.rs.GoType.Size())
 	var v any
 	e := (*eface)(unsafe.Pointer(&v))
 	e.typ = rc.ifType
@@ -337,11 +343,11 @@ func (rc *rowConverter) row(base unsafe.Pointer, i int) any {
 	return v
 }
 
-func bindSetter(f *goField, dt arrow.DataType) (colSetter, error) {
-	if f.typ.Kind() != reflect.Pointer {
-		return bindValueSetter(f, f.typ, dt)
+func bindSetter(f *Field, dt arrow.DataType) (colSetter, error) {
+	if f.Type.Kind() != reflect.Pointer {
+		return bindValueSetter(f, f.Type, dt)
 	}
-	elem := f.typ.Elem()
+	elem := f.Type.Elem()
 	inner, err := bindValueSetter(f, elem, dt)
 	if err != nil {
 		return nil, err
@@ -402,7 +408,7 @@ func setIntsChecked[S ~int32 | ~int64, D ~int8 | ~int16 | ~uint8 | ~uint16 | ~ui
 	return nil
 }
 
-func bindValueSetter(f *goField, t reflect.Type, dt arrow.DataType) (colSetter, error) {
+func bindValueSetter(f *Field, t reflect.Type, dt arrow.DataType) (colSetter, error) {
 	mismatch := func() (colSetter, error) {
 		return nil, fmt.Errorf("arrow type %s does not fit %v", dt, t)
 	}
@@ -529,7 +535,7 @@ func bindValueSetter(f *goField, t reflect.Type, dt arrow.DataType) (colSetter, 
 		}
 		return mismatch()
 	case reflect.Slice:
-		if f.elem == nil { // []byte
+		if f.Elem == nil { // []byte
 			switch dt.ID() {
 			case arrow.BINARY:
 				return func(arr arrow.Array, base unsafe.Pointer, stride uintptr) error {
@@ -555,7 +561,7 @@ func bindValueSetter(f *goField, t reflect.Type, dt arrow.DataType) (colSetter, 
 		default:
 			return mismatch()
 		}
-		elem, err := bindSetter(f.elem, elemDT)
+		elem, err := bindSetter(f.Elem, elemDT)
 		if err != nil {
 			return nil, fmt.Errorf("list element: %w", err)
 		}
@@ -583,17 +589,17 @@ func bindValueSetter(f *goField, t reflect.Type, dt arrow.DataType) (colSetter, 
 			set    colSetter
 		}
 		var children []child
-		for i := range f.children {
-			c := &f.children[i]
-			j, ok := st.FieldIdx(c.name)
+		for i := range f.Children {
+			c := &f.Children[i]
+			j, ok := st.FieldIdx(c.Name)
 			if !ok {
 				continue
 			}
 			set, err := bindSetter(c, st.Field(j).Type)
 			if err != nil {
-				return nil, fmt.Errorf("field %s: %w", c.name, err)
+				return nil, fmt.Errorf("field %s: %w", c.Name, err)
 			}
-			children = append(children, child{idx: j, offset: c.offset, set: set})
+			children = append(children, child{idx: j, offset: c.Offset, set: set})
 		}
 		return func(arr arrow.Array, base unsafe.Pointer, stride uintptr) error {
 			a := arr.(*array.Struct)

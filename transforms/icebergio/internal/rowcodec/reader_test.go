@@ -1,4 +1,4 @@
-package icebergio
+package rowcodec
 
 import (
 	"reflect"
@@ -67,19 +67,19 @@ func nestedBatch(t *testing.T, rows [][]any) arrow.RecordBatch {
 
 func convertNested(t *testing.T, rows [][]any) ([]nested, error) {
 	t.Helper()
-	rs, err := newRowSchema(reflect.TypeFor[nested]())
+	rs, err := New(reflect.TypeFor[nested]())
 	require.NoError(t, err)
 	rec := nestedBatch(t, rows)
 	defer rec.Release()
-	rc, err := newRowConverter(rs, rec.Schema())
+	rc, err := NewConverter(rs, rec.Schema())
 	require.NoError(t, err)
-	base, n, err := rc.convert(rec)
+	base, n, err := rc.Convert(rec)
 	if err != nil {
 		return nil, err
 	}
 	var out []nested
 	for i := 0; i < n; i++ {
-		out = append(out, rc.row(base, i).(nested))
+		out = append(out, rc.Row(base, i).(nested))
 	}
 	return out, nil
 }
@@ -103,38 +103,45 @@ func TestRowConverterNulls(t *testing.T) {
 	require.Equal(t, []int32{5}, got[2].L, "appending to one row's list leaves the next row's alone")
 
 	_, err = convertNested(t, [][]any{{int32(1), true, nil, nil, []any{}}})
-	require.ErrorContains(t, err, "column b.x holds a null (row 0 of a batch), which field icebergio.nested.B.X (int32) cannot hold")
+	require.ErrorContains(t, err, "column b.x holds a null (row 0 of a batch), which field rowcodec.nested.B.X (int32) cannot hold")
 	_, err = convertNested(t, [][]any{{int32(1), nil, nil, nil, []any{}}, {nil, nil, nil, nil, []any{}}})
 	require.ErrorContains(t, err, "column a.x holds a null (row 1 of a batch)")
 	_, err = convertNested(t, [][]any{{int32(1), nil, nil, nil, []any{int32(1), nil}}})
 	require.ErrorContains(t, err, "a list holds a null element, which int32 cannot hold")
 }
 
+type trip struct {
+	Day     int32  `beam:"trip_date" iceberg:"date"`
+	Payment string `beam:"payment_type"`
+	Trips   int32  `beam:"trips"`
+	Note    string `beam:"note"`
+}
+
 // BenchmarkRowConverter converts 64Ki-row batches of trips (a date, two
 // strings, an int) into structs and interface values, as Read emits them.
 func BenchmarkRowConverter(b *testing.B) {
-	rs, err := newRowSchema(reflect.TypeFor[tripV1]())
+	rs, err := New(reflect.TypeFor[trip]())
 	require.NoError(b, err)
-	bb := rs.newBatchBuilder(memory.DefaultAllocator)
-	defer bb.release()
-	for _, r := range tripsV1(1 << 16) {
-		v := any(r)
-		bb.add(rs.rowPointer(&v))
+	bb := rs.NewBatchBuilder(memory.DefaultAllocator)
+	defer bb.Release()
+	for i := range 1 << 16 {
+		v := any(trip{Day: int32(20000 + i%30), Payment: []string{"card", "cash"}[i%2], Trips: int32(i), Note: "v1"})
+		bb.Add(rs.RowPointer(&v))
 	}
-	rec := bb.batch()
+	rec := bb.Batch()
 	defer rec.Release()
-	rc, err := newRowConverter(rs, rec.Schema())
+	rc, err := NewConverter(rs, rec.Schema())
 	require.NoError(b, err)
 	var sink any
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		base, n, err := rc.convert(rec)
+		base, n, err := rc.Convert(rec)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for i := 0; i < n; i++ {
-			sink = rc.row(base, i)
+			sink = rc.Row(base, i)
 		}
 	}
 	_ = sink
