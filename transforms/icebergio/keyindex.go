@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -326,7 +327,12 @@ func (idx *keyIndex) addFiles(ctx context.Context, tbl *table.Table, files []ice
 			return err
 		}
 	}
-	added = sortByKey(added, entryKey)
+	return idx.merge(sortByKey(added, entryKey), drop)
+}
+
+// merge merges added, sorted by key, into the index, without the entries
+// drop reports true for: one pass over the index.
+func (idx *keyIndex) merge(added []indexEntry, drop func(i int) bool) error {
 	merged := make([]indexEntry, 0, len(idx.entries)+len(added))
 	old, j := idx.entries, 0
 	for i := range old {
@@ -385,9 +391,57 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 		}
 		return false
 	}
-	if err := idx.addFiles(ctx, tbl, w.data, w.keys, w.s.cfg.Order, drop); err != nil {
+	added, err := idx.written(w.data, p, w.pane.wins, w.s.cfg.Order != "")
+	if err != nil {
+		return err
+	}
+	if err := idx.merge(added, drop); err != nil {
 		return err
 	}
 	idx.snapshot = snapshot
 	return nil
+}
+
+// written is the index entries of the rows a pane wrote, sorted by key,
+// without reading them back: the plan's winners to insert, at the
+// positions writeRows gave them (the order of p.insert, file after file).
+func (idx *keyIndex) written(files []iceberg.DataFile, p *rowPlan, wins []winner, ordered bool) ([]indexEntry, error) {
+	var stored int64
+	first := make([]int64, len(files)) // each file's first row, counted over the files
+	fis := make([]int32, len(files))
+	for i, f := range files {
+		if f.Count() > math.MaxUint32 {
+			return nil, fmt.Errorf("data file %s has %d rows, more than the key index can point into (2^32)", f.FilePath(), f.Count())
+		}
+		first[i], stored = stored, stored+f.Count()
+		fis[i] = idx.add(fileInfo{file: f})
+	}
+	if stored != p.insertN {
+		return nil, fmt.Errorf("the pane's data files hold %d rows, and it wrote %d", stored, p.insertN)
+	}
+	rank := make([]int64, len(p.insert))
+	n := int64(0)
+	for g, in := range p.insert {
+		if in {
+			rank[g] = n
+			n++
+		}
+	}
+	added := make([]indexEntry, 0, p.insertN)
+	for i := range wins {
+		win := &wins[i]
+		g := p.batchStart[win.batch] + int(win.row)
+		if !p.insert[g] {
+			continue
+		}
+		pos := rank[g]
+		f := sort.Search(len(files), func(j int) bool { return first[j] > pos }) - 1
+		e := indexEntry{key: win.key, file: fis[f], pos: uint32(pos - first[f]), order: win.order}
+		if !ordered {
+			e.order = math.MinInt64
+		}
+		added = append(added, e)
+		idx.files[fis[f]].live++
+	}
+	return added, nil
 }
