@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,11 +88,8 @@ func newReadCommand(name, args string, stderr io.Writer) *readCommand {
 func (c *readCommand) parse(args []string) error {
 	var positional []string
 	for {
-		if err := c.fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return errUsage
+		if err := parseFlags(c.fs, args); err != nil {
+			return err
 		}
 		if c.fs.NArg() == 0 {
 			break
