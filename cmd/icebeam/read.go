@@ -243,11 +243,7 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 		fmt.Fprintf(w, "\npartition spec (id %d):\n", spec.ID())
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, f := range spec.Fields() {
-			src := strconv.Itoa(f.SourceID())
-			if col, ok := schema.FindColumnName(f.SourceID()); ok {
-				src = col
-			}
-			fmt.Fprintf(tw, "  %d\t%s\t%s(%s)\n", f.FieldID, f.Name, f.Transform, src)
+			fmt.Fprintf(tw, "  %d\t%s\t%s(%s)\n", f.FieldID, f.Name, f.Transform, inspect.SourceColumn(schema, f.SourceID()))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
@@ -260,11 +256,7 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 	} else {
 		fmt.Fprintf(w, "\nsort order (id %d):\n", order.OrderID())
 		for _, f := range order.Fields() {
-			src := strconv.Itoa(f.SourceID())
-			if col, ok := schema.FindColumnName(f.SourceID()); ok {
-				src = col
-			}
-			fmt.Fprintf(w, "  %s(%s) %s %s\n", f.Transform, src, f.Direction, f.NullOrder)
+			fmt.Fprintf(w, "  %s\n", inspect.SortField(schema, f))
 		}
 	}
 
