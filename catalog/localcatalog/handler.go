@@ -660,10 +660,14 @@ func (c *call) loadTable(ident table.Identifier) error {
 	return nil
 }
 
-func (c *call) tableExists(ident table.Identifier) error {
-	ok, err := c.exists(c.r.Context(), ident, tableObject)
+func (c *call) tableExists(ident table.Identifier) error { return c.answerExists(ident, tableObject) }
+
+// answerExists answers a HEAD of a table or view: 204 if there is one, else
+// the spec's 404 for its kind.
+func (c *call) answerExists(ident table.Identifier, o object) error {
+	ok, err := c.exists(c.r.Context(), ident, o)
 	if err != nil || !ok {
-		return cmp.Or(err, errNoSuchTable(ident))
+		return cmp.Or(err, o.errNoSuch(ident))
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -177,14 +177,7 @@ func (c *call) loadView(ident table.Identifier) error {
 	return nil
 }
 
-func (c *call) viewExists(ident table.Identifier) error {
-	ok, err := c.exists(c.r.Context(), ident, viewObject)
-	if err != nil || !ok {
-		return cmp.Or(err, errNoSuchView(ident))
-	}
-	c.w.WriteHeader(http.StatusNoContent)
-	return nil
-}
+func (c *call) viewExists(ident table.Identifier) error { return c.answerExists(ident, viewObject) }
 
 // replaceView answers a view commit: requirements checked, updates applied
 // to the current metadata, a new metadata file, the pointer moved.
