@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -442,11 +443,17 @@ func (c *call) listTables(ns table.Identifier) error {
 
 // tables lists the tables of namespace ns, sorted.
 func (c *call) tables(ns table.Identifier) ([]table.Identifier, error) {
+	return c.listSorted(ns, c.cat.ListTables)
+}
+
+// listSorted lists the tables or views of namespace ns, as list (the
+// catalog's ListTables or ListViews) gives them, sorted.
+func (c *call) listSorted(ns table.Identifier, list func(context.Context, table.Identifier) iter.Seq2[table.Identifier, error]) ([]table.Identifier, error) {
 	if err := c.requireNamespace(ns); err != nil {
 		return nil, err
 	}
 	var ids []table.Identifier
-	for id, err := range c.cat.ListTables(c.r.Context(), ns) {
+	for id, err := range list(c.r.Context(), ns) {
 		if err != nil {
 			return nil, err
 		}

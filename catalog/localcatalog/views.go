@@ -36,18 +36,7 @@ func (c *call) writeView(loc string, meta view.Metadata) {
 
 // views lists the views of namespace ns, sorted.
 func (c *call) views(ns table.Identifier) ([]table.Identifier, error) {
-	if err := c.requireNamespace(ns); err != nil {
-		return nil, err
-	}
-	var ids []table.Identifier
-	for id, err := range c.cat.ListViews(c.r.Context(), ns) {
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, compareIdent)
-	return ids, nil
+	return c.listSorted(ns, c.cat.ListViews)
 }
 
 func (c *call) listViews(ns table.Identifier) error {
