@@ -49,15 +49,9 @@ SPARK_BATCHES=${SPARK_BATCHES:-3}
 READS=${READS:-3}
 OUT="$CACHE/bench-cdc"
 mkdir -p "$OUT"
-[ -x /usr/bin/time ] || { echo "bench-cdc: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-check_java
-ensure_python
-ensure_jar
-build_go
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-bench-cdc-XXXXXX")
-trap 'stop_catalog; rm -rf "$WORK"' EXIT
-start_catalog "$WORK/catalog"
+bench_tools bench-cdc spark
+bench_catalog
 export PYTHONDONTWRITEBYTECODE=1
 
 read -r INTERVAL_NS SECONDS DUE BATCH < <(python3 - "$RATE" "$DURATION" "$KEYS" "$TRIGGER" <<'PY'

@@ -21,26 +21,9 @@ FILES_PER_COMMIT=${FILES_PER_COMMIT:-10}
 RUNS=${RUNS:-3}
 OUT="$CACHE/bench"
 mkdir -p "$OUT"
-[ -x /usr/bin/time ] || { echo "bench-compact: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-check_java
-ensure_python
-ensure_jar
-build_go
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-bench-compact-XXXXXX")
-trap 'stop_catalog; rm -rf "$WORK"' EXIT
-start_catalog "$WORK/catalog"
-
-# measure NAME CMD...: "wall_seconds peak_MiB" of one run; its output goes to $OUT/NAME.log.
-measure() {
-  local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$@" > "$OUT/$name.log" 2>&1 \
-    || { tail -30 "$OUT/$name.log" >&2; echo "bench-compact: $name failed (log $OUT/$name.log)" >&2; exit 1; }
-  local wall kb
-  read -r wall kb < "$OUT/$name.time"
-  echo "$wall $((kb / 1024))"
-}
+bench_tools bench-compact spark
+bench_catalog
 
 # shape TABLE: "rows files" of the table's current snapshot, read by pyiceberg.
 shape() {

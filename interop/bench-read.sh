@@ -30,16 +30,12 @@ RUNS=${RUNS:-5}
 SUM_COLUMN=total_amount
 OUT="$CACHE/bench"
 mkdir -p "$OUT"
-[ -x /usr/bin/time ] || { echo "bench-read: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-ensure_python
-build_go
+bench_tools bench-read
 INPUT="$OUT/yellow_tripdata_synthetic_${ROWS}_seed1.parquet"
 [ -f "$INPUT" ] || "$BIN/taxigen" -rows "$ROWS" -seed 1 -month 2024-01 -out "$INPUT"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-bench-read-XXXXXX")
-trap 'stop_catalog; rm -rf "$WORK"' EXIT
-start_catalog "$WORK/catalog"
+bench_catalog
 export PYTHONDONTWRITEBYTECODE=1
 
 "$VENV/bin/python" - "$CATALOG_URI" "$INPUT" <<'PY'
@@ -82,9 +78,9 @@ for batch in reader:
 print(json.dumps({"rows": rows, "sum": total}))
 PY
 
-# measure NAME CMD...: "wall_seconds peak_MiB rows sum" of one run; its output
+# measure_scan NAME CMD...: "wall_seconds peak_MiB rows sum" of one run; its output
 # goes to $OUT/read-NAME.log, its last line being the scan's JSON.
-measure() {
+measure_scan() {
   local name=$1; shift
   /usr/bin/time -f "%e %M" -o "$OUT/read-$name.time" "$@" > "$OUT/read-$name.log" 2> "$OUT/read-$name.err" \
     || { tail -30 "$OUT/read-$name.err" >&2; echo "bench-read: $name failed (log $OUT/read-$name.err)" >&2; exit 1; }
@@ -96,9 +92,9 @@ measure() {
 PEERS=(icebeam pyiceberg duckdb)
 scan() {
   case $1 in
-    icebeam) measure icebeam "$BIN/goread" --catalog_uri="$CATALOG_URI" --table=bench.taxi --sum="$SUM_COLUMN" ;;
-    pyiceberg) measure pyiceberg "$VENV/bin/python" "$WORK/pyiceberg_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" ;;
-    duckdb) measure duckdb "$VENV/bin/python" "$WORK/duckdb_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" "$ROOT/interop/tests" ;;
+    icebeam) measure_scan icebeam "$BIN/goread" --catalog_uri="$CATALOG_URI" --table=bench.taxi --sum="$SUM_COLUMN" ;;
+    pyiceberg) measure_scan pyiceberg "$VENV/bin/python" "$WORK/pyiceberg_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" ;;
+    duckdb) measure_scan duckdb "$VENV/bin/python" "$WORK/duckdb_scan.py" "$CATALOG_URI" bench.taxi "$SUM_COLUMN" "$ROOT/interop/tests" ;;
   esac
 }
 

@@ -17,28 +17,12 @@ ROWS=${1:-3000000}
 RUNS=${RUNS:-1}
 OUT="$CACHE/bench"
 mkdir -p "$OUT"
-[ -x /usr/bin/time ] || { echo "bench-spark: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 
-check_java
-ensure_python
-ensure_jar
-build_go
+bench_tools bench-spark spark
 INPUT="$OUT/yellow_tripdata_synthetic_${ROWS}_seed1.parquet"
 [ -f "$INPUT" ] || "$BIN/taxigen" -rows "$ROWS" -seed 1 -out "$INPUT"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-bench-spark-XXXXXX")
-trap 'stop_catalog; rm -rf "$WORK"' EXIT
-start_catalog "$WORK/catalog"
-
-# measure NAME CMD...: "wall_seconds peak_MiB" of one run; its output goes to $OUT/NAME.log.
-measure() {
-  local name=$1; shift
-  /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$@" > "$OUT/$name.log" 2>&1 \
-    || { tail -30 "$OUT/$name.log" >&2; echo "bench-spark: $name failed (log $OUT/$name.log)" >&2; exit 1; }
-  local wall kb
-  read -r wall kb < "$OUT/$name.time"
-  echo "$wall $((kb / 1024))"
-}
+bench_catalog
 
 # committed NS: the current snapshot's row count, proving the run committed.
 committed() {

@@ -1,4 +1,4 @@
-# Shared setup for interop/run.sh and interop/bench-spark.sh: pinned versions,
+# Shared setup for interop/run.sh and the interop/bench-*.sh benchmarks: pinned versions,
 # the cached Python venv and Iceberg runtime jar, Go binaries, and the
 # standalone catalog server. Source it; it defines functions and variables only.
 #
@@ -195,4 +195,37 @@ stop_nessie() {
     wait "$pid" 2> /dev/null || true
   done
   NESSIE_PID= GCS_PID=
+}
+
+# bench_tools NAME [spark]: what a benchmark needs before its runs: it
+# checks for /usr/bin/time (which times and sizes the runs), builds the
+# Python venv and the Go binaries and, with spark, checks Java and fetches
+# the Iceberg runtime jar. NAME (bench-spark, ...) heads its messages.
+bench_tools() {
+  BENCH=$1
+  [ -x /usr/bin/time ] || { echo "$BENCH: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
+  # Java first: a wrong one fails at once, not after the downloads.
+  if [ "${2:-}" = spark ]; then check_java; fi
+  ensure_python
+  if [ "${2:-}" = spark ]; then ensure_jar; fi
+  build_go
+}
+
+# bench_catalog starts `icebeam serve` with its state in a fresh WORK
+# directory, both gone on exit. Separate from bench_tools so that input
+# cached across runs is made first, with no catalog idling meanwhile.
+bench_catalog() {
+  WORK=$(mktemp -d "${TMPDIR:-/tmp}/icebeam-$BENCH-XXXXXX")
+  trap 'stop_catalog; rm -rf "$WORK"' EXIT
+  start_catalog "$WORK/catalog"
+}
+
+# measure NAME CMD...: "wall_seconds peak_MiB" of one run; its output goes to $OUT/NAME.log.
+measure() {
+  local name=$1; shift
+  /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$@" > "$OUT/$name.log" 2>&1 \
+    || { tail -30 "$OUT/$name.log" >&2; echo "$BENCH: $name failed (log $OUT/$name.log)" >&2; exit 1; }
+  local wall kb
+  read -r wall kb < "$OUT/$name.time"
+  echo "$wall $((kb / 1024))"
 }

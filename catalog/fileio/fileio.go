@@ -106,6 +106,20 @@ func splitGCS(p string) (bucket, object string, err error) {
 	return bucket, object, nil
 }
 
+// gcsBucket is the bucket of a gs:// path, on the shared client, and the
+// object (or pattern) the path names in it.
+func gcsBucket(ctx context.Context, p string) (b *storage.BucketHandle, object string, err error) {
+	bucket, object, err := splitGCS(p)
+	if err != nil {
+		return nil, "", err
+	}
+	client, err := gcsClient(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	return client.Bucket(bucket), object, nil
+}
+
 func isGCS(p string) bool { return strings.HasPrefix(p, "gs://") }
 
 func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
@@ -210,15 +224,10 @@ func matchLocal(pattern string) ([]FileInfo, error) {
 }
 
 func matchGCS(ctx context.Context, pattern string) ([]FileInfo, error) {
-	bucket, object, err := splitGCS(pattern)
+	b, object, err := gcsBucket(ctx, pattern)
 	if err != nil {
 		return nil, err
 	}
-	client, err := gcsClient(ctx)
-	if err != nil {
-		return nil, err
-	}
-	b := client.Bucket(bucket)
 	var keep func(name string) bool
 	prefix := object
 	switch {
@@ -249,12 +258,12 @@ func matchGCS(ctx context.Context, pattern string) ([]FileInfo, error) {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("fileio: listing gs://%s/%s: %w", bucket, prefix, err)
+			return nil, fmt.Errorf("fileio: listing gs://%s/%s: %w", b.BucketName(), prefix, err)
 		}
 		if strings.HasSuffix(attrs.Name, "/") || !keep(attrs.Name) {
 			continue // directory placeholder objects or non-matches
 		}
-		files = append(files, FileInfo{Path: "gs://" + bucket + "/" + attrs.Name, Size: attrs.Size})
+		files = append(files, FileInfo{Path: "gs://" + b.BucketName() + "/" + attrs.Name, Size: attrs.Size})
 	}
 	return files, nil
 }
@@ -289,15 +298,11 @@ type localFile struct {
 func (f *localFile) Size() int64 { return f.size }
 
 func openGCS(ctx context.Context, p string) (File, error) {
-	bucket, object, err := splitGCS(p)
+	b, object, err := gcsBucket(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	client, err := gcsClient(ctx)
-	if err != nil {
-		return nil, err
-	}
-	obj := client.Bucket(bucket).Object(object)
+	obj := b.Object(object)
 	attrs, err := obj.Attrs(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("fileio: opening %s: %w", p, err)

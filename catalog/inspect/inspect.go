@@ -17,6 +17,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
 
@@ -155,6 +156,22 @@ func toFloat(v any) float64 {
 		return x
 	}
 	return 0
+}
+
+// SourceColumn names the column a partition or sort field is derived from:
+// its name in schema, or its field id where schema has no such column (a
+// field may outlive its column).
+func SourceColumn(schema *iceberg.Schema, id int) string {
+	if col, ok := schema.FindColumnName(id); ok {
+		return col
+	}
+	return strconv.Itoa(id)
+}
+
+// SortField describes a field of a sort order as its transform of its
+// source column, direction and null order, e.g. "identity(ts) asc nulls-first".
+func SortField(schema *iceberg.Schema, f table.SortField) string {
+	return fmt.Sprintf("%s(%s) %s %s", f.Transform, SourceColumn(schema, f.SourceID()), f.Direction, f.NullOrder)
 }
 
 // Format renders one value the way the printers do: shortest exact decimal

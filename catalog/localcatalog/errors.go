@@ -55,6 +55,14 @@ func errNoSuchView(ident table.Identifier) error {
 		is(catalog.ErrNoSuchView)
 }
 
+// errNoSuch is errNoSuchTable or errNoSuchView, as o is.
+func (o object) errNoSuch(ident table.Identifier) error {
+	if o == viewObject {
+		return errNoSuchView(ident)
+	}
+	return errNoSuchTable(ident)
+}
+
 func errNamespaceExists(ns table.Identifier) error {
 	return alreadyExists("Namespace already exists: %s", dotted(ns))
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"iter"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -442,11 +443,17 @@ func (c *call) listTables(ns table.Identifier) error {
 
 // tables lists the tables of namespace ns, sorted.
 func (c *call) tables(ns table.Identifier) ([]table.Identifier, error) {
+	return c.listSorted(ns, c.cat.ListTables)
+}
+
+// listSorted lists the tables or views of namespace ns, as list (the
+// catalog's ListTables or ListViews) gives them, sorted.
+func (c *call) listSorted(ns table.Identifier, list func(context.Context, table.Identifier) iter.Seq2[table.Identifier, error]) ([]table.Identifier, error) {
 	if err := c.requireNamespace(ns); err != nil {
 		return nil, err
 	}
 	var ids []table.Identifier
-	for id, err := range c.cat.ListTables(c.r.Context(), ns) {
+	for id, err := range list(c.r.Context(), ns) {
 		if err != nil {
 			return nil, err
 		}
@@ -660,10 +667,14 @@ func (c *call) loadTable(ident table.Identifier) error {
 	return nil
 }
 
-func (c *call) tableExists(ident table.Identifier) error {
-	ok, err := c.exists(c.r.Context(), ident, tableObject)
+func (c *call) tableExists(ident table.Identifier) error { return c.answerExists(ident, tableObject) }
+
+// answerExists answers a HEAD of a table or view: 204 if there is one, else
+// the spec's 404 for its kind.
+func (c *call) answerExists(ident table.Identifier, o object) error {
+	ok, err := c.exists(c.r.Context(), ident, o)
 	if err != nil || !ok {
-		return cmp.Or(err, errNoSuchTable(ident))
+		return cmp.Or(err, o.errNoSuch(ident))
 	}
 	c.w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -36,18 +36,7 @@ func (c *call) writeView(loc string, meta view.Metadata) {
 
 // views lists the views of namespace ns, sorted.
 func (c *call) views(ns table.Identifier) ([]table.Identifier, error) {
-	if err := c.requireNamespace(ns); err != nil {
-		return nil, err
-	}
-	var ids []table.Identifier
-	for id, err := range c.cat.ListViews(c.r.Context(), ns) {
-		if err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, compareIdent)
-	return ids, nil
+	return c.listSorted(ns, c.cat.ListViews)
 }
 
 func (c *call) listViews(ns table.Identifier) error {
@@ -177,14 +166,7 @@ func (c *call) loadView(ident table.Identifier) error {
 	return nil
 }
 
-func (c *call) viewExists(ident table.Identifier) error {
-	ok, err := c.exists(c.r.Context(), ident, viewObject)
-	if err != nil || !ok {
-		return cmp.Or(err, errNoSuchView(ident))
-	}
-	c.w.WriteHeader(http.StatusNoContent)
-	return nil
-}
+func (c *call) viewExists(ident table.Identifier) error { return c.answerExists(ident, viewObject) }
 
 // replaceView answers a view commit: requirements checked, updates applied
 // to the current metadata, a new metadata file, the pointer moved.

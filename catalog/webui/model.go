@@ -189,20 +189,13 @@ func buildTableView(ctx context.Context, tbl *table.Table, ident table.Identifie
 	spec := tbl.Spec()
 	v.SpecID = spec.ID()
 	for _, f := range spec.Fields() {
-		src := strconv.Itoa(f.SourceID())
-		if col, ok := schema.FindColumnName(f.SourceID()); ok {
-			src = col
-		}
-		v.Spec = append(v.Spec, specFieldView{ID: f.FieldID, Name: f.Name, Transform: f.Transform.String(), Source: src})
+		v.Spec = append(v.Spec, specFieldView{ID: f.FieldID, Name: f.Name, Transform: f.Transform.String(),
+			Source: inspect.SourceColumn(schema, f.SourceID())})
 	}
 	order := tbl.SortOrder()
 	v.SortOrderID = order.OrderID()
 	for _, f := range order.Fields() {
-		src := strconv.Itoa(f.SourceID())
-		if col, ok := schema.FindColumnName(f.SourceID()); ok {
-			src = col
-		}
-		v.Sort = append(v.Sort, fmt.Sprintf("%s(%s) %s %s", f.Transform, src, f.Direction, f.NullOrder))
+		v.Sort = append(v.Sort, inspect.SortField(schema, f))
 	}
 	props := tbl.Properties()
 	for _, k := range slices.Sorted(maps.Keys(props)) {

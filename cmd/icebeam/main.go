@@ -104,3 +104,28 @@ func newFlagSet(name string, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	return fs
 }
+
+// parseFlags parses args into fs. A mistake, which fs has reported along
+// with its usage, is errUsage; -help is flag.ErrHelp, which run does not
+// count as a failure.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
+		return errUsage
+	}
+	return err
+}
+
+// parseOnlyFlags is parseFlags for a command that takes flags alone: any
+// other argument is a mistake.
+func parseOnlyFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "%s: unexpected arguments %q\n", fs.Name(), fs.Args())
+		fs.Usage()
+		return errUsage
+	}
+	return nil
+}

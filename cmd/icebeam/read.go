@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,11 +88,8 @@ func newReadCommand(name, args string, stderr io.Writer) *readCommand {
 func (c *readCommand) parse(args []string) error {
 	var positional []string
 	for {
-		if err := c.fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return err
-			}
-			return errUsage
+		if err := parseFlags(c.fs, args); err != nil {
+			return err
 		}
 		if c.fs.NArg() == 0 {
 			break
@@ -222,8 +218,7 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 	}
 
 	schema := tbl.Schema()
-	fmt.Fprintf(w, "\nschema (id %d):\n", schema.ID)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	var fields []string
 	for _, f := range schema.Fields() {
 		req := "optional"
 		if f.Required {
@@ -234,42 +229,28 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 		if slices.Contains(schema.IdentifierFieldIDs, f.ID) {
 			req += "\tidentifier"
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\n", f.ID, f.Name, f.Type, req)
+		fields = append(fields, fmt.Sprintf("%d\t%s\t%s\t%s", f.ID, f.Name, f.Type, req))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeSection(w, "schema", schema.ID, "", fields); err != nil {
 		return err
 	}
 
 	spec := tbl.Spec()
-	if spec.NumFields() == 0 {
-		fmt.Fprintf(w, "\npartition spec (id %d): unpartitioned\n", spec.ID())
-	} else {
-		fmt.Fprintf(w, "\npartition spec (id %d):\n", spec.ID())
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, f := range spec.Fields() {
-			src := strconv.Itoa(f.SourceID())
-			if col, ok := schema.FindColumnName(f.SourceID()); ok {
-				src = col
-			}
-			fmt.Fprintf(tw, "  %d\t%s\t%s(%s)\n", f.FieldID, f.Name, f.Transform, src)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+	var specFields []string
+	for _, f := range spec.Fields() {
+		specFields = append(specFields, fmt.Sprintf("%d\t%s\t%s(%s)", f.FieldID, f.Name, f.Transform, inspect.SourceColumn(schema, f.SourceID())))
+	}
+	if err := writeSection(w, "partition spec", spec.ID(), "unpartitioned", specFields); err != nil {
+		return err
 	}
 
 	order := tbl.SortOrder()
-	if order.Len() == 0 {
-		fmt.Fprintf(w, "\nsort order (id %d): unsorted\n", order.OrderID())
-	} else {
-		fmt.Fprintf(w, "\nsort order (id %d):\n", order.OrderID())
-		for _, f := range order.Fields() {
-			src := strconv.Itoa(f.SourceID())
-			if col, ok := schema.FindColumnName(f.SourceID()); ok {
-				src = col
-			}
-			fmt.Fprintf(w, "  %s(%s) %s %s\n", f.Transform, src, f.Direction, f.NullOrder)
-		}
+	var sortFields []string
+	for _, f := range order.Fields() {
+		sortFields = append(sortFields, inspect.SortField(schema, f))
+	}
+	if err := writeSection(w, "sort order", order.OrderID(), "unsorted", sortFields); err != nil {
+		return err
 	}
 
 	props := tbl.Properties()
@@ -289,6 +270,22 @@ func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
 	}
 	if len(refs) == 0 {
 		fmt.Fprintln(tw, "  none")
+	}
+	return tw.Flush()
+}
+
+// writeSection writes a part of describe's output: the heading "name (id
+// N):", then one indented line a row, its tab-separated cells aligned; with
+// no rows, the heading ends in none instead ("unpartitioned"), if given.
+func writeSection(w io.Writer, name string, id int, none string, rows []string) error {
+	if len(rows) == 0 && none != "" {
+		_, err := fmt.Fprintf(w, "\n%s (id %d): %s\n", name, id, none)
+		return err
+	}
+	fmt.Fprintf(w, "\n%s (id %d):\n", name, id)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "  %s\n", r)
 	}
 	return tw.Flush()
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,16 +53,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	tlsKey := fs.String("tls_key", "", "PEM private key file of --tls_cert")
 	insecure := fs.Bool("insecure", false, "serve a non-loopback --addr without authentication (anyone who can reach it\n"+
 		"may read, change and delete every table)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "icebeam serve: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
+	if err := parseOnlyFlags(fs, args); err != nil {
+		return err
 	}
 	if *verbose {
 		slog.SetDefault(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug})))

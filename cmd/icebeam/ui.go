@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -47,16 +45,8 @@ func runUI(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "icebeam ui: unexpected arguments %q\n", fs.Args())
-		fs.Usage()
-		return errUsage
+	if err := parseOnlyFlags(fs, args); err != nil {
+		return err
 	}
 	if *poll < 500*time.Millisecond {
 		return fmt.Errorf("--poll=%v: must be at least 500ms", *poll)

@@ -46,6 +46,23 @@ func Catalog(ctx context.Context, cfg catalog.Config) (resolved catalog.Config, 
 	return cfg, srv.Close, nil
 }
 
+// CheckedCatalog is Catalog for a pipeline that writes: when the launch
+// waits for the job (Waits), it also opens the catalog before any work, so
+// that one that does not answer or refuses the credentials fails the launch
+// rather than the job's first commit. A launch that runs nothing (a dry
+// run, a template) contacts no catalog.
+func CheckedCatalog(ctx context.Context, flags catalog.Config) (cfg catalog.Config, stop func() error, err error) {
+	cfg, stop, err = Catalog(ctx, flags)
+	if err != nil || !Waits() {
+		return cfg, stop, err
+	}
+	if _, err := catalog.Open(ctx, cfg); err != nil {
+		stop()
+		return cfg, nil, err
+	}
+	return cfg, stop, nil
+}
+
 // Where names the catalog a job wrote to, for its summary: cfg as Catalog
 // resolved it, flags as given.
 func Where(cfg, flags catalog.Config) string {

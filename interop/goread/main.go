@@ -39,6 +39,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/evolve"
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/icebergio"
 	"github.com/icebeam/icebeam/transforms/taxi"
@@ -65,27 +66,11 @@ type PyEvent struct {
 	Note     *string  `beam:"note"`
 }
 
-// Click is evolvestream's v2 row (its ClickV2).
-type Click struct {
-	Seq        int64   `beam:"seq"`
-	UserID     string  `beam:"user_id"`
-	ClickCount int64   `beam:"click_count"`
-	Score      float64 `beam:"score"`
-	Device     Device  `beam:"device"`
-	Session    *string `beam:"session"`
-}
-
-// Device is Click's nested struct.
-type Device struct {
-	OS      string  `beam:"os"`
-	Version *string `beam:"version"`
-}
-
 var rowTypes = map[string]reflect.Type{
 	"events":   reflect.TypeFor[Event](),
 	"pyevents": reflect.TypeFor[PyEvent](),
 	"taxi":     reflect.TypeFor[taxi.DailyStat](),
-	"evolve":   reflect.TypeFor[Click](),
+	"evolve":   reflect.TypeFor[evolve.ClickV2](),
 }
 
 var (

@@ -79,18 +79,11 @@ func main() {
 		launch.Fatalf("cdc: %v", err)
 	}
 	ctx := context.Background()
-	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
+	cfg, stop, err := launch.CheckedCatalog(ctx, catalogFlags)
 	if err != nil {
 		launch.Fatalf("cdc: %v", err)
 	}
 	defer stop()
-	if launch.Waits() {
-		// Before any work: the catalog answers and takes our credentials.
-		if _, err := catalog.Open(ctx, cfg); err != nil {
-			stop()
-			launch.Fatalf("cdc: %v", err)
-		}
-	}
 
 	p, s := beam.NewPipelineWithRoot()
 	var log beam.PCollection

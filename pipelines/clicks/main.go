@@ -84,18 +84,11 @@ func main() {
 	}
 	ctx := context.Background()
 
-	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
+	cfg, stop, err := launch.CheckedCatalog(ctx, catalogFlags)
 	if err != nil {
 		launch.Fatalf("clicks: %v", err)
 	}
 	defer stop()
-	if launch.Waits() {
-		// Before any work: the catalog answers and takes our credentials.
-		if _, err := catalog.Open(ctx, cfg); err != nil {
-			stop()
-			launch.Fatalf("clicks: %v", err)
-		}
-	}
 
 	p, s := beam.NewPipelineWithRoot()
 	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn}

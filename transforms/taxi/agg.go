@@ -24,17 +24,9 @@ type groupKey struct {
 // >= 0x80 into U+FFFD there, merging or corrupting groups.
 func (k groupKey) encode() string {
 	b := make([]byte, 0, 24)
-	if k.dateNull {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, int64(k.date), 10)
-	}
+	b = appendKeyPart(b, int64(k.date), k.dateNull)
 	b = append(b, '|')
-	if k.paymentNull {
-		b = append(b, "null"...)
-	} else {
-		b = strconv.AppendInt(b, k.payment, 10)
-	}
+	b = appendKeyPart(b, k.payment, k.paymentNull)
 	return string(b)
 }
 
@@ -43,26 +35,30 @@ func decodeKey(s string) (groupKey, error) {
 	if !ok {
 		return groupKey{}, fmt.Errorf("taxi: bad group key %q", s)
 	}
-	var k groupKey
-	if date == "null" {
-		k.dateNull = true
-	} else {
-		d, err := strconv.ParseInt(date, 10, 32)
-		if err != nil {
-			return groupKey{}, fmt.Errorf("taxi: bad group key %q: %w", s, err)
-		}
-		k.date = int32(d)
+	d, dateNull, errDate := parseKeyPart(date, 32)
+	p, paymentNull, errPayment := parseKeyPart(payment, 64)
+	if err := cmp.Or(errDate, errPayment); err != nil {
+		return groupKey{}, fmt.Errorf("taxi: bad group key %q: %w", s, err)
 	}
-	if payment == "null" {
-		k.paymentNull = true
-	} else {
-		p, err := strconv.ParseInt(payment, 10, 64)
-		if err != nil {
-			return groupKey{}, fmt.Errorf("taxi: bad group key %q: %w", s, err)
-		}
-		k.payment = p
+	return groupKey{date: int32(d), dateNull: dateNull, payment: p, paymentNull: paymentNull}, nil
+}
+
+// appendKeyPart appends one part of a group key: v in decimal, or "null".
+func appendKeyPart(b []byte, v int64, null bool) []byte {
+	if null {
+		return append(b, "null"...)
 	}
-	return k, nil
+	return strconv.AppendInt(b, v, 10)
+}
+
+// parseKeyPart reads one part of a group key as appendKeyPart wrote it;
+// v must fit in bitSize bits.
+func parseKeyPart(s string, bitSize int) (v int64, null bool, err error) {
+	if s == "null" {
+		return 0, true, nil
+	}
+	v, err = strconv.ParseInt(s, 10, bitSize)
+	return v, false, err
 }
 
 // rowGroupSums is one group's double sums over the rows of one row group.

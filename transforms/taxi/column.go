@@ -100,6 +100,19 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+// batchReader is what the column chunk readers of physical type T have in
+// common.
+type batchReader[T any] interface {
+	ReadBatch(batchSize int64, values []T, defLvls, repLvls []int16) (total int64, valuesRead int, err error)
+}
+
+// readBatch reads the next n levels of cr into *buf, grown to n, and their
+// definition levels into defs (nil for a required column).
+func readBatch[T any](cr batchReader[T], buf *[]T, n int, defs []int16) (total int64, valuesRead int, err error) {
+	*buf = grow(*buf, n)
+	return cr.ReadBatch(int64(n), *buf, defs, nil)
+}
+
 // colReader reads one column chunk in batches.
 type colReader struct {
 	colSpec
@@ -124,20 +137,15 @@ func (c *colReader) read(b *colBuf, n int, start int64) (err error) {
 	var nv int
 	switch cr := c.cr.(type) {
 	case *file.Int32ColumnChunkReader:
-		b.i32 = grow(b.i32, n)
-		total, nv, err = cr.ReadBatch(int64(n), b.i32, defs, nil)
+		total, nv, err = readBatch(cr, &b.i32, n, defs)
 	case *file.Int64ColumnChunkReader:
-		b.i64 = grow(b.i64, n)
-		total, nv, err = cr.ReadBatch(int64(n), b.i64, defs, nil)
+		total, nv, err = readBatch(cr, &b.i64, n, defs)
 	case *file.Int96ColumnChunkReader:
-		b.i96 = grow(b.i96, n)
-		total, nv, err = cr.ReadBatch(int64(n), b.i96, defs, nil)
+		total, nv, err = readBatch(cr, &b.i96, n, defs)
 	case *file.Float32ColumnChunkReader:
-		b.f32 = grow(b.f32, n)
-		total, nv, err = cr.ReadBatch(int64(n), b.f32, defs, nil)
+		total, nv, err = readBatch(cr, &b.f32, n, defs)
 	case *file.Float64ColumnChunkReader:
-		b.f64 = grow(b.f64, n)
-		total, nv, err = cr.ReadBatch(int64(n), b.f64, defs, nil)
+		total, nv, err = readBatch(cr, &b.f64, n, defs)
 	default:
 		return fmt.Errorf("column %q: no reader for %s", c.name, c.phys)
 	}
@@ -277,29 +285,25 @@ func (c *colReader) convert(b *colBuf, n int, start int64) error {
 func narrow(v []int64, t arrow.Type) {
 	switch t {
 	case arrow.INT8:
-		for i, x := range v {
-			v[i] = int64(int8(x))
-		}
+		truncate[int8](v)
 	case arrow.INT16:
-		for i, x := range v {
-			v[i] = int64(int16(x))
-		}
+		truncate[int16](v)
 	case arrow.INT32:
-		for i, x := range v {
-			v[i] = int64(int32(x))
-		}
+		truncate[int32](v)
 	case arrow.UINT8:
-		for i, x := range v {
-			v[i] = int64(uint8(x))
-		}
+		truncate[uint8](v)
 	case arrow.UINT16:
-		for i, x := range v {
-			v[i] = int64(uint16(x))
-		}
+		truncate[uint16](v)
 	case arrow.UINT32:
-		for i, x := range v {
-			v[i] = int64(uint32(x))
-		}
+		truncate[uint32](v)
+	}
+}
+
+// truncate converts each value to T and back. Each T is its own GC shape,
+// so every instance compiles to the plain loop of its conversion.
+func truncate[T int8 | int16 | int32 | uint8 | uint16 | uint32](v []int64) {
+	for i, x := range v {
+		v[i] = int64(T(x))
 	}
 }
 

@@ -29,64 +29,35 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/evolve"
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/transforms/clicks"
 	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
-// ClickV1 is the first release's row.
-type ClickV1 struct {
-	Seq        int64    `beam:"seq"`
-	UserID     string   `beam:"user_id"`
-	ClickCount int32    `beam:"click_count"`
-	Score      float32  `beam:"score"`
-	Device     DeviceV1 `beam:"device"`
-}
-
-// DeviceV1 is ClickV1's nested struct.
-type DeviceV1 struct {
-	OS string `beam:"os"`
-}
-
-// ClickV2 widens click_count and score, adds session and device.version.
-type ClickV2 struct {
-	Seq        int64    `beam:"seq"`
-	UserID     string   `beam:"user_id"`
-	ClickCount int64    `beam:"click_count"`
-	Score      float64  `beam:"score"`
-	Device     DeviceV2 `beam:"device"`
-	Session    *string  `beam:"session"`
-}
-
-// DeviceV2 is ClickV2's nested struct.
-type DeviceV2 struct {
-	OS      string  `beam:"os"`
-	Version *string `beam:"version"`
-}
-
 // toV1Fn and toV2Fn turn the generator's rows into a release's rows.
 type toV1Fn struct{ Offset int64 }
 
-func (f *toV1Fn) ProcessElement(c clicks.SequencedClick) ClickV1 {
+func (f *toV1Fn) ProcessElement(c clicks.SequencedClick) evolve.ClickV1 {
 	s := f.Offset + c.Seq
-	return ClickV1{Seq: s, UserID: fmt.Sprintf("user-%d", s%10), ClickCount: int32(s % 100), Score: float32(s) / 4,
-		Device: DeviceV1{OS: fmt.Sprintf("os-%d", s%2)}}
+	return evolve.ClickV1{Seq: s, UserID: fmt.Sprintf("user-%d", s%10), ClickCount: int32(s % 100), Score: float32(s) / 4,
+		Device: evolve.DeviceV1{OS: fmt.Sprintf("os-%d", s%2)}}
 }
 
 type toV2Fn struct{ Offset int64 }
 
-func (f *toV2Fn) ProcessElement(c clicks.SequencedClick) ClickV2 {
+func (f *toV2Fn) ProcessElement(c clicks.SequencedClick) evolve.ClickV2 {
 	s := f.Offset + c.Seq
 	version, session := "2.0", fmt.Sprintf("session-%d", s%7)
-	return ClickV2{Seq: s, UserID: fmt.Sprintf("user-%d", s%10), ClickCount: (s % 100) << 32, Score: float64(s) / 3,
-		Device: DeviceV2{OS: fmt.Sprintf("os-%d", s%2), Version: &version}, Session: &session}
+	return evolve.ClickV2{Seq: s, UserID: fmt.Sprintf("user-%d", s%10), ClickCount: (s % 100) << 32, Score: float64(s) / 3,
+		Device: evolve.DeviceV2{OS: fmt.Sprintf("os-%d", s%2), Version: &version}, Session: &session}
 }
 
 func init() {
-	register.DoFn1x1[clicks.SequencedClick, ClickV1](&toV1Fn{})
-	register.DoFn1x1[clicks.SequencedClick, ClickV2](&toV2Fn{})
-	beam.RegisterType(reflect.TypeOf(ClickV1{}))
-	beam.RegisterType(reflect.TypeOf(ClickV2{}))
+	register.DoFn1x1[clicks.SequencedClick, evolve.ClickV1](&toV1Fn{})
+	register.DoFn1x1[clicks.SequencedClick, evolve.ClickV2](&toV2Fn{})
+	beam.RegisterType(reflect.TypeOf(evolve.ClickV1{}))
+	beam.RegisterType(reflect.TypeOf(evolve.ClickV2{}))
 }
 
 var (
