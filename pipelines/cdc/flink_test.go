@@ -36,7 +36,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 // worker crash after a commit and the catalog down for 15 s: the table
 // ends as the log's final state.
 func TestFlinkDebeziumInput(t *testing.T) {
-	in, want := debeziumLog(t, 12000, 300)
+	in, want := cdctest.DebeziumLog(t, 12000, 300)
 	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CatalogDown(15 * time.Second)} {
 		t.Run(fault.Name, func(t *testing.T) {
 			runOnFlink(t, fault, want, "--input="+in, "--rate=200")
