@@ -14,6 +14,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/transforms/cdc"
+	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
 // Generated is the table the first n changes of a generated stream over
@@ -123,4 +124,24 @@ func RequireDeleteKind(t testing.TB, tbl *table.Table, version int) {
 	case v == 2 && (dvs > 0 || eq == 0 || live["dv"] > 0):
 		t.Errorf("v2 table: wrote %d deletion vectors and %d equality delete files; live delete files %v: want equality deletes only", dvs, eq, live)
 	}
+}
+
+// Applied is what the sink's row-level commits to tbl say they applied,
+// from their snapshot summaries: the changes their panes received, before
+// they collapsed to one per key (icebergio.ChangeRowsKey), and the number
+// of such commits. A stream of n changes applied exactly once sums to n: a
+// pane committed twice counts twice, a lost one not at all, though the
+// table's final rows may not show either.
+func Applied(tbl *table.Table) (changes int64, commits int) {
+	for _, snap := range tbl.Metadata().Snapshots() {
+		if snap.Summary == nil {
+			continue
+		}
+		if v, ok := snap.Summary.Properties[icebergio.ChangeRowsKey]; ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			changes += n
+			commits++
+		}
+	}
+	return changes, commits
 }
