@@ -242,6 +242,10 @@ EOF
   local opts=()
   # shellcheck disable=SC2206 # JOBSERVER_JAVA_OPTS is a list of words on purpose
   [ -z "${JOBSERVER_JAVA_OPTS:-}" ] || opts=(${JOBSERVER_JAVA_OPTS})
+  # The log exists before the wait loop reads it: the background job opens
+  # it only once it runs, and a loaded machine can run the loop's sed first
+  # (which, under set -e and pipefail, ended the script with status 2).
+  : > "$logfile"
   # stdin/stdout/stderr detached from the caller: a Go test reading this
   # script's stdout would otherwise wait for the server to exit.
   # SPARK_LOCAL_IP: Spark would otherwise pick eth0's address for itself.

@@ -204,16 +204,31 @@ func (c *Catalog) RequireCrashes(t *testing.T, n int) {
 // ours, to check what the sink committed.
 func LoadChecked(t *testing.T, uri, credential, name string) *table.Table {
 	t.Helper()
-	ctx := context.Background()
-	cat, err := rest.NewCatalog(ctx, "check", uri, rest.WithCredential(credential))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tbl, err := cat.LoadTable(ctx, catalog.ToIdentifier(name))
+	tbl, err := openChecked(t, uri, credential).LoadTable(context.Background(), catalog.ToIdentifier(name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return tbl
+}
+
+// ExistsChecked reports, from iceberg-go's own REST client, whether table
+// name exists.
+func ExistsChecked(t *testing.T, uri, credential, name string) bool {
+	t.Helper()
+	ok, err := openChecked(t, uri, credential).CheckTableExists(context.Background(), catalog.ToIdentifier(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}
+
+func openChecked(t *testing.T, uri, credential string) *rest.Catalog {
+	t.Helper()
+	cat, err := rest.NewCatalog(context.Background(), "check", uri, rest.WithCredential(credential))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cat
 }
 
 // RequireEachSeqOnce reads table name with iceberg-go's own REST client

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"os/exec"
-	"slices"
 	"testing"
 	"time"
 
+	"github.com/icebeam/icebeam/internal/cdctest"
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/transforms/cdc"
@@ -23,7 +23,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 		duration = 60 * time.Second
 		keys     = 300
 	)
-	want := generatedState(int64(duration/interval), keys, cdc.Generated)
+	want := cdctest.Generated(int64(duration/interval), keys, cdc.Generated)
 	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CrashBeforeCommit(), faulttest.CatalogDown(15 * time.Second)} {
 		t.Run(fault.Name, func(t *testing.T) {
 			runOnFlink(t, fault, want, "--interval="+interval.String(), "--duration="+duration.String(), fmt.Sprintf("--keys=%d", keys))
@@ -36,7 +36,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 // worker crash after a commit and the catalog down for 15 s: the table
 // ends as the log's final state.
 func TestFlinkDebeziumInput(t *testing.T) {
-	in, want := debeziumLog(t, 12000, 300)
+	in, want := cdctest.DebeziumLog(t, 12000, 300)
 	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CatalogDown(15 * time.Second)} {
 		t.Run(fault.Name, func(t *testing.T) {
 			runOnFlink(t, fault, want, "--input="+in, "--rate=200")
@@ -46,7 +46,7 @@ func TestFlinkDebeziumInput(t *testing.T) {
 
 // runOnFlink runs the cdc job on Flink against a catalog with fault, and
 // checks that the table ends holding want and the job exits 0.
-func runOnFlink(t *testing.T, fault faulttest.Fault, want []row, args ...string) {
+func runOnFlink(t *testing.T, fault faulttest.Fault, want []cdc.Account, args ...string) {
 	bin := pipelineBin.Path(t)
 	js := jobservertest.Start(t, "flink")
 	c := faulttest.NewCatalog(t, fault)
@@ -66,10 +66,8 @@ func runOnFlink(t *testing.T, fault faulttest.Fault, want []row, args ...string)
 	}
 	t.Logf("cdc on Flink (%s): %v, %d completed checkpoints, %d job restarts\n%s", fault.Name, time.Since(start).Round(time.Second),
 		js.Count("Completed checkpoint"), js.Count("Restoring job"), summaryOf(out))
-	got, _, deletes := readRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
-	if !slices.Equal(got, want) {
-		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
-	}
+	got, _, deletes := cdctest.ReadRows(t, faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "cdc.accounts"))
+	cdctest.RequireRows(t, got, want)
 	t.Logf("delete files %v", deletes)
 	c.Check(t)
 }

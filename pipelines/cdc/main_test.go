@@ -2,21 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/iceberg-go/table"
-
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/cdctest"
 	"github.com/icebeam/icebeam/internal/launch"
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/transforms/cdc"
@@ -37,17 +32,9 @@ func TestVetRunner(t *testing.T) {
 	}
 }
 
-// row is an account as the test reads it back.
-type row struct {
-	id      int64
-	owner   string
-	balance int64
-	updated int64
-}
-
 // readTable reads the table in dir's local catalog with iceberg-go's scan,
 // deletes applied, sorted by id.
-func readTable(t *testing.T, dir, name string) (rows []row, version int, deleteKinds map[string]int) {
+func readTable(t *testing.T, dir, name string) (rows []cdc.Account, version int, deleteKinds map[string]int) {
 	t.Helper()
 	ctx := context.Background()
 	cfg, stop, err := launch.Catalog(ctx, catalog.Config{LocalDir: filepath.Join(dir, "lakehouse")})
@@ -64,43 +51,7 @@ func readTable(t *testing.T, dir, name string) (rows []row, version int, deleteK
 	if err != nil {
 		t.Fatal(err)
 	}
-	return readRows(t, tbl)
-}
-
-// readRows reads tbl with iceberg-go's scan, deletes applied, sorted by id.
-func readRows(t *testing.T, tbl *table.Table) (rows []row, version int, deleteKinds map[string]int) {
-	t.Helper()
-	ctx := context.Background()
-	at, err := tbl.Scan(table.WithSelectedFields("id", "owner", "balance_cents", "updated_at")).ToArrowTable(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer at.Release()
-	tr := array.NewTableReader(at, 1<<16)
-	defer tr.Release()
-	for tr.Next() {
-		rec := tr.RecordBatch()
-		col := func(name string) int { return rec.Schema().FieldIndices(name)[0] }
-		ids := rec.Column(col("id")).(*array.Int64)
-		owners := rec.Column(col("owner")).(*array.String)
-		bals := rec.Column(col("balance_cents")).(*array.Int64)
-		upd := rec.Column(col("updated_at")).(*array.Timestamp)
-		for i := 0; i < int(rec.NumRows()); i++ {
-			rows = append(rows, row{ids.Value(i), owners.Value(i), bals.Value(i), int64(upd.Value(i))})
-		}
-	}
-	slices.SortFunc(rows, func(a, b row) int { return int(a.id - b.id) })
-	tasks, err := tbl.Scan().PlanFiles(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deleteKinds = map[string]int{}
-	for _, task := range tasks {
-		deleteKinds["dv"] += len(task.DeletionVectorFiles)
-		deleteKinds["equality"] += len(task.EqualityDeleteFiles)
-		deleteKinds["position"] += len(task.DeleteFiles)
-	}
-	return rows, tbl.Metadata().Version(), deleteKinds
+	return cdctest.ReadRows(t, tbl)
 }
 
 // The generated stream: the table ends as the documented change log,
@@ -122,10 +73,7 @@ func TestGeneratedStream(t *testing.T) {
 		t.Errorf("the printed command shows no rows:\n%s", launchtest.Tail(look))
 	}
 	got, version, deletes := readTable(t, dir, "cdc.accounts")
-	want := generatedState(8000/5, 40, cdc.Generated)
-	if !slices.Equal(got, want) {
-		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
-	}
+	cdctest.RequireRows(t, got, cdctest.Generated(8000/5, 40, cdc.Generated))
 	if version != 3 || deletes["equality"]+deletes["position"] > 0 {
 		t.Errorf("format v%d, delete files %v: want v3 with deletion vectors only", version, deletes)
 	}
@@ -142,28 +90,9 @@ func TestMixedStream(t *testing.T) {
 		t.Fatalf("cdc: %v\n%s", err, launchtest.Tail(out))
 	}
 	got, _, _ := readTable(t, dir, "cdc.accounts")
-	if want := generatedState(6000/5, 60, cdc.Mixed); !slices.Equal(got, want) {
-		t.Errorf("the table holds %d rows, the change log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
-	}
+	cdctest.RequireRows(t, got, cdctest.Generated(6000/5, 60, cdc.Mixed))
 	t.Logf("%d live rows\n%s", len(got), summaryOf(out))
 }
-
-// generatedState is the table the first n changes of a generated stream
-// over keys accounts leave, by cdc.Replay.
-func generatedState(n, keys int64, change func(i, keys int64) cdc.Change) []row {
-	var changes []cdc.Change
-	for i := range n {
-		changes = append(changes, change(i, keys))
-	}
-	var want []row
-	for id, a := range cdc.Replay(changes) {
-		want = append(want, row{id, a.Owner, a.BalanceCents, a.UpdatedAt})
-	}
-	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
-	return want
-}
-
-func head(rows []row) []row { return rows[:min(5, len(rows))] }
 
 func summaryOf(out string) string {
 	i := strings.Index(out, "Applied ")
@@ -173,96 +102,10 @@ func summaryOf(out string) string {
 	return out[i:]
 }
 
-// event is a Debezium change event as the test writes it, independently of
-// the pipeline's parser.
-type event struct {
-	op                   string
-	id, balance, updated int64
-	owner                string
-	lsn                  int64 // 0: none, file order decides
-}
-
-func (e event) json(wrapped bool) string {
-	rowJSON := func() map[string]any {
-		return map[string]any{"id": e.id, "owner": e.owner, "balance_cents": e.balance, "updated_at": e.updated}
-	}
-	payload := map[string]any{"op": e.op, "ts_ms": 1767225600000}
-	if e.op == "d" {
-		payload["before"], payload["after"] = rowJSON(), nil
-	} else {
-		payload["after"] = rowJSON()
-		if e.op == "u" {
-			payload["before"] = map[string]any{"id": e.id}
-		}
-	}
-	if e.lsn != 0 {
-		payload["source"] = map[string]any{"lsn": e.lsn, "connector": "postgresql"}
-	}
-	var v any = payload
-	if wrapped {
-		v = map[string]any{"schema": map[string]any{"type": "struct"}, "payload": payload}
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// debeziumLog writes a Debezium change log of n events over keys ids into
-// a new directory (two files, with and without the envelope, LSNs out of
-// file order within a file) and returns it with the log's final state,
-// computed here per id, the highest LSN winning.
-func debeziumLog(t *testing.T, n, keys int) (dir string, want []row) {
-	t.Helper()
-	r := rand.New(rand.NewPCG(5, 5))
-	var events []event
-	live := map[int64]bool{}
-	for lsn := int64(1); lsn <= int64(n); lsn++ {
-		id := int64(r.IntN(keys))
-		op := "u"
-		switch {
-		case !live[id]:
-			op = []string{"c", "r"}[r.IntN(2)]
-		case r.IntN(5) == 0:
-			op = "d"
-		}
-		live[id] = op != "d"
-		events = append(events, event{op: op, id: id, owner: fmt.Sprintf("o%d", r.IntN(9)), balance: r.Int64N(1e9), updated: 1767225600000000 + lsn, lsn: 1000 + lsn})
-	}
-	final := map[int64]event{}
-	for _, e := range events {
-		if cur, ok := final[e.id]; !ok || e.lsn > cur.lsn {
-			final[e.id] = e
-		}
-	}
-	for id, e := range final {
-		if e.op != "d" {
-			want = append(want, row{id, e.owner, e.balance, e.updated})
-		}
-	}
-	slices.SortFunc(want, func(a, b row) int { return int(a.id - b.id) })
-
-	dir = t.TempDir()
-	half := len(events) / 2
-	for f, part := range [][]event{events[:half], events[half:]} {
-		part = slices.Clone(part)
-		// Neighbours swapped: file order is not LSN order.
-		for i := 0; i+1 < len(part); i += 7 {
-			part[i], part[i+1] = part[i+1], part[i]
-		}
-		var b strings.Builder
-		for _, e := range part {
-			b.WriteString(e.json(f == 0) + "\n")
-		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("accounts-%d.json", f)), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir, want
-}
-
 // A Debezium change log replayed through --input into a v3 and a v2 table:
 // each ends as the log's final state.
 func TestDebeziumInput(t *testing.T) {
-	in, want := debeziumLog(t, 3000, 120)
+	in, want := cdctest.DebeziumLog(t, 3000, 120)
 	for _, version := range []string{"3", "2"} {
 		t.Run("v"+version, func(t *testing.T) {
 			dir := t.TempDir()
@@ -272,9 +115,7 @@ func TestDebeziumInput(t *testing.T) {
 				t.Fatalf("cdc: %v\n%s", err, launchtest.Tail(out))
 			}
 			got, v, deletes := readTable(t, dir, "cdc.accounts")
-			if !slices.Equal(got, want) {
-				t.Errorf("the table holds %d rows, the log leaves %d:\n got %v\nwant %v", len(got), len(want), head(got), head(want))
-			}
+			cdctest.RequireRows(t, got, want)
 			commits := regexp.MustCompile(`in (\d+) commits`).FindStringSubmatch(out)
 			if fmt.Sprint(v) != version || commits == nil || commits[1] == "1" {
 				t.Errorf("format v%d, commits %v: want v%s and several commits", v, commits, version)
