@@ -3,10 +3,11 @@
 // table of a REST catalog up to date from the change log of an accounts
 // table (inserts, updates and deletes: generated, or Debezium JSON with
 // --input), one row-level commit per triggering period, exactly once on
-// any runner that can promise it. Rows the sink cannot apply (an
-// operation it does not know; transforms/cdc's sources check theirs, a
-// stream of your own may not) go to a dead-letter table, TABLE_rejected,
-// instead of failing the job.
+// any runner that can promise it. Nothing bad fails the job or is dropped:
+// Debezium lines that are not changes of the table (a truncate or message
+// event, invalid JSON) go to the dead-letter table TABLE_rejected_lines,
+// and rows the sink cannot apply (an operation it does not know: a stream
+// of your own may carry one) to TABLE_rejected.
 //
 //	go run ./examples/accounts --catalog_uri=http://localhost:8181 --duration=1m
 //	go run ./examples/accounts --catalog_uri=http://catalog:8181 --input='/data/accounts-*.json' \
@@ -52,7 +53,9 @@ func main() {
 	p, s := beam.NewPipelineWithRoot()
 	var changes beam.PCollection // of cdc.Change
 	if *input != "" {
-		changes = cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
+		var bad beam.PCollection // of cdc.RejectedLine
+		changes, bad = cdc.ReadDebeziumWithRejects(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
+		icebergio.Write(s, icebergio.Config{Catalog: catalogConfig, Table: *table + "_rejected_lines", TriggeringFrequency: *every}, bad)
 	} else {
 		changes = cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration})
 	}

@@ -6,8 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	icetable "github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/internal/cdctest"
 	"github.com/icebeam/icebeam/internal/faulttest"
@@ -82,13 +87,43 @@ func TestPrism(t *testing.T) {
 }
 
 // With --input, on prism: a Debezium change log (LSNs out of file order)
-// ends as the log's final state, computed in the test.
+// ends as the log's final state, computed in the test, and its lines that
+// are not changes of the table (a truncate event, a line that is not JSON)
+// land in the dead-letter table, each with its file, line and reason.
 func TestPrismDebeziumInput(t *testing.T) {
 	bin := build(t)
 	in, want := cdctest.DebeziumLog(t, 3000, 120)
+	bad := filepath.Join(in, "zz-bad.json") // read after the log's own files
+	if err := os.WriteFile(bad, []byte(`{"op":"t","source":{"lsn":1}}`+"\n"+"not json\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	c := faulttest.NewCatalog(t, faulttest.Fault{})
 	run(t, nil, bin, c, "--table=prism.accounts", "--input="+in, "--rate=1000", "--triggering_frequency=1s")
 	check(t, c, "prism.accounts", 3, want, 3000)
+
+	lines := faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "prism.accounts_rejected_lines")
+	at, err := lines.Scan(icetable.WithSelectedFields("file", "line", "reason")).ToArrowTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.Release()
+	var got []string
+	tr := array.NewTableReader(at, 0)
+	defer tr.Release()
+	for tr.Next() {
+		rec := tr.RecordBatch()
+		for i := range int(rec.NumRows()) {
+			got = append(got, fmt.Sprintf("%s:%s %s", rec.Column(0).ValueStr(i), rec.Column(1).ValueStr(i), rec.Column(2).ValueStr(i)))
+		}
+	}
+	slices.Sort(got)
+	wantLines := []string{
+		bad + `:1 op: unknown op "t", want "c", "r", "u" or "d"`,
+		bad + `:2 invalid JSON: invalid character 'o' in literal null (expecting 'u')`,
+	}
+	if !slices.Equal(got, wantLines) {
+		t.Errorf("rejected lines:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantLines, "\n"))
+	}
 }
 
 // TestFlinkExactlyOnce applies the generated change stream on Beam's

@@ -55,6 +55,30 @@ type ReadConfig struct {
 // a stream ends (Flink with checkpointing) learn it: see replayEnd.
 func ReadDebezium(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	s = s.Scope("cdc.ReadDebezium")
+	changes, _ := readDebezium(s, cfg, false)
+	return changes
+}
+
+// RejectedLine is a line ReadDebeziumWithRejects could not read as a
+// change, and why. Its tags make it a row icebergio.Write can append to a
+// table of its own.
+type RejectedLine struct {
+	File   string `beam:"file"`
+	Line   int64  `beam:"line"` // from 1
+	Text   string `beam:"text"`
+	Reason string `beam:"reason"`
+}
+
+// ReadDebeziumWithRejects is ReadDebezium with a dead-letter output: a
+// line that does not parse as a change of the accounts table (invalid
+// JSON, an event of another kind such as Debezium's "t" truncate or "m"
+// message, a row without its id) goes to rejected, a PCollection of
+// RejectedLine, instead of failing the replay.
+func ReadDebeziumWithRejects(s beam.Scope, cfg ReadConfig) (changes, rejected beam.PCollection) {
+	return readDebezium(s.Scope("cdc.ReadDebeziumWithRejects"), cfg, true)
+}
+
+func readDebezium(s beam.Scope, cfg ReadConfig, rejects bool) (changes, rejected beam.PCollection) {
 	if cfg.Pattern == "" {
 		panic("cdc: ReadDebezium: empty Pattern")
 	}
@@ -66,7 +90,7 @@ func ReadDebezium(s beam.Scope, cfg ReadConfig) beam.PCollection {
 		s = portable.StreamEndsAt(s, end)
 	}
 	replays := beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
-	return beam.ParDo(s, &readFn{BundleNanos: int64(blocks.BundleLength())}, replays)
+	return beam.ParDo2(s, &readFn{BundleNanos: int64(blocks.BundleLength()), Rejects: rejects}, replays)
 }
 
 // Where the replay's end must be known before the job starts (Flink with
@@ -269,6 +293,7 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 type readFn struct {
 	blocks.Restrictions[replay]
 	BundleNanos int64
+	Rejects     bool // a line that does not parse goes to the second output; else it fails the bundle
 
 	// cur is kept between bundles: a resumed restriction usually starts
 	// where the last bundle stopped, and would otherwise read its file
@@ -276,13 +301,13 @@ type readFn struct {
 	cur *cursor
 }
 
-func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, r replay, emit func(beam.EventTime, Change)) (sdf.ProcessContinuation, error) {
+func (f *readFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, r replay, emit func(beam.EventTime, Change), reject func(beam.EventTime, RejectedLine)) (sdf.ProcessContinuation, error) {
 	if f.cur == nil || !f.cur.reads(r) {
 		f.closeCursor()
 		f.cur = newCursor(r)
 	}
 	cont, err := blocks.Pace(ctx, we, rt, r, time.Duration(f.BundleNanos), nil, func(from, to int64, now time.Time) error {
-		return f.emitLines(ctx, r, from, to, now, emit)
+		return f.emitLines(ctx, r, from, to, now, emit, reject)
 	})
 	if err != nil || !cont.ShouldResume() {
 		f.closeCursor()
@@ -310,7 +335,7 @@ func (r replay) Watermark(next int64, now time.Time) time.Time {
 }
 
 // emitLines emits the changes of lines [from, to), read at now.
-func (f *readFn) emitLines(ctx context.Context, r replay, from, to int64, now time.Time, emit func(beam.EventTime, Change)) error {
+func (f *readFn) emitLines(ctx context.Context, r replay, from, to int64, now time.Time, emit func(beam.EventTime, Change), reject func(beam.EventTime, RejectedLine)) error {
 	if err := f.cur.seek(ctx, from); err != nil {
 		return err
 	}
@@ -322,14 +347,18 @@ func (f *readFn) emitLines(ctx context.Context, r replay, from, to int64, now ti
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		c, err := parseDebezium(line, n)
-		if err != nil {
-			name, num := f.cur.where()
-			return fmt.Errorf("cdc: reading Debezium events: %s line %d: %v", name, num, err)
-		}
 		at := now
 		if r.Rate > 0 {
 			at = r.DueAt(n)
+		}
+		c, err := parseDebezium(line, n)
+		if err != nil {
+			name, num := f.cur.where()
+			if !f.Rejects {
+				return fmt.Errorf("cdc: reading Debezium events: %s line %d: %v", name, num, err)
+			}
+			reject(mtime.FromTime(at), RejectedLine{File: name, Line: num, Text: string(bytes.TrimRight(line, "\r\n")), Reason: err.Error()})
+			continue
 		}
 		emit(mtime.FromTime(at), c)
 	}
@@ -487,7 +516,9 @@ func (c *cursor) close() {
 func init() {
 	register.DoFn3x1[context.Context, []byte, func(replay), error](&listFn{})
 	register.Emitter1[replay]()
-	register.DoFn5x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, replay,
-		func(beam.EventTime, Change), sdf.ProcessContinuation, error](&readFn{})
+	register.DoFn6x2[context.Context, *sdf.ManualWatermarkEstimator, *blocks.Tracker, replay,
+		func(beam.EventTime, Change), func(beam.EventTime, RejectedLine), sdf.ProcessContinuation, error](&readFn{})
+	register.Emitter2[beam.EventTime, RejectedLine]()
+	beam.RegisterType(reflect.TypeOf((*RejectedLine)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*replay)(nil)).Elem())
 }

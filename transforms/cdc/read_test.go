@@ -14,6 +14,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/fsouza/fake-gcs-server/fakestorage"
 )
 
@@ -378,5 +379,38 @@ func TestReadDebeziumGCS(t *testing.T) {
 	want := []Change{{Op: "c", LSN: 0, ID: 1, Owner: "o", BalanceCents: 2, UpdatedAt: 3}, {Op: "d", LSN: 2, ID: 1}}
 	if len(got) != len(want) || got[0].Change != want[0] || got[1].Change != want[1] {
 		t.Errorf("got %+v, want %+v", got, want)
+	}
+}
+
+// With a dead-letter output, the lines that are not changes of the table
+// go there, each with its file, line and reason, and the others are
+// replayed as without one.
+func TestReadDebeziumWithRejects(t *testing.T) {
+	lines := []string{
+		`{"op":"c","after":{"id":1,"owner":"a"},"source":{"lsn":10}}`,
+		`{"op":"t","source":{"lsn":11}}`,
+		`{"op":"u","after":{"id":1,"owner":"b"},"source":{"lsn":12}}`,
+		`not json`,
+		``,
+		`{"op":"d","before":{"owner":"c"},"source":{"lsn":13}}`,
+		`{"op":"d","before":{"id":1},"source":{"lsn":14}}`,
+	}
+	name := writeFile(t, filepath.Join(t.TempDir(), "log.json"), strings.Join(lines, "\n")+"\n")
+	p, s := beam.NewPipelineWithRoot()
+	changes, rejected := ReadDebeziumWithRejects(s, ReadConfig{Pattern: name})
+	passert.Equals(s, rejected,
+		RejectedLine{File: name, Line: 2, Text: lines[1], Reason: `op: unknown op "t", want "c", "r", "u" or "d"`},
+		RejectedLine{File: name, Line: 4, Text: lines[3], Reason: `invalid JSON: invalid character 'o' in literal null (expecting 'u')`},
+		RejectedLine{File: name, Line: 6, Text: lines[5], Reason: `before.id: missing or null`})
+	got, err := runCollecting(t, p, s, changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ops []string
+	for _, c := range got {
+		ops = append(ops, fmt.Sprintf("%s %d %d %s", c.Op, c.LSN, c.ID, c.Owner))
+	}
+	if want := []string{"c 10 1 a", "u 12 1 b", "d 14 1 "}; !slices.Equal(ops, want) {
+		t.Errorf("changes %q, want %q", ops, want)
 	}
 }
