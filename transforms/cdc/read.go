@@ -44,8 +44,12 @@ type ReadConfig struct {
 // order of their names and lines in order, which ends once every line is
 // emitted. An event's position in that order (its line's index across the
 // files, from 0) is the fileOrder ParseDebezium orders it by when it has no
-// source.lsn. Blank lines are skipped; a line that does not parse fails the
-// bundle with an error naming the file and the line.
+// source.lsn. Blank lines are skipped, and so are Kafka tombstones (a line
+// "null": the marker Debezium sends after a delete so that compaction can
+// drop the key, which a dump of the topic writes as null; it changes
+// nothing the delete did not), counted in the cdc_tombstones counter; a
+// line that does not parse fails the bundle with an error naming the file
+// and the line.
 //
 // With a Rate, each change is timestamped when it fell due; without, when
 // it was read. The files are read as they are emitted, not loaded, and
@@ -286,6 +290,8 @@ func readLine(br *bufio.Reader, buf []byte) ([]byte, error) {
 	}
 }
 
+var tombstones = beam.NewCounter("cdc", "cdc_tombstones")
+
 // readFn emits a replay's lines as changes as they fall due. It is
 // splittable so that it can end bundles (prism passes output on only when
 // a bundle ends, Flink checkpoints between them) and sleep between lines
@@ -344,7 +350,11 @@ func (f *readFn) emitLines(ctx context.Context, r replay, from, to int64, now ti
 		if err != nil {
 			return err
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		switch trimmed := bytes.TrimSpace(line); {
+		case len(trimmed) == 0:
+			continue
+		case string(trimmed) == "null":
+			tombstones.Inc(ctx, 1)
 			continue
 		}
 		at := now

@@ -384,11 +384,12 @@ func TestReadDebeziumGCS(t *testing.T) {
 
 // With a dead-letter output, the lines that are not changes of the table
 // go there, each with its file, line and reason, and the others are
-// replayed as without one.
+// replayed as without one; a Kafka tombstone is neither.
 func TestReadDebeziumWithRejects(t *testing.T) {
 	lines := []string{
 		`{"op":"c","after":{"id":1,"owner":"a"},"source":{"lsn":10}}`,
 		`{"op":"t","source":{"lsn":11}}`,
+		`null`, // a Kafka tombstone: skipped, not rejected
 		`{"op":"u","after":{"id":1,"owner":"b"},"source":{"lsn":12}}`,
 		`not json`,
 		``,
@@ -400,8 +401,8 @@ func TestReadDebeziumWithRejects(t *testing.T) {
 	changes, rejected := ReadDebeziumWithRejects(s, ReadConfig{Pattern: name})
 	passert.Equals(s, rejected,
 		RejectedLine{File: name, Line: 2, Text: lines[1], Reason: `op: unknown op "t", want "c", "r", "u" or "d"`},
-		RejectedLine{File: name, Line: 4, Text: lines[3], Reason: `invalid JSON: invalid character 'o' in literal null (expecting 'u')`},
-		RejectedLine{File: name, Line: 6, Text: lines[5], Reason: `before.id: missing or null`})
+		RejectedLine{File: name, Line: 5, Text: lines[4], Reason: `invalid JSON: invalid character 'o' in literal null (expecting 'u')`},
+		RejectedLine{File: name, Line: 7, Text: lines[6], Reason: `before.id: missing or null`})
 	got, err := runCollecting(t, p, s, changes)
 	if err != nil {
 		t.Fatal(err)
