@@ -391,12 +391,20 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 		}
 		return false
 	}
-	added, err := idx.written(w.data, p, w.pane.wins, w.s.cfg.Order != "")
-	if err != nil {
-		return err
-	}
-	if err := idx.merge(added, drop); err != nil {
-		return err
+	if w.dataSorted {
+		// The writer sorted each batch by the table's sort order: where
+		// a row landed is in the files only.
+		if err := idx.addFiles(ctx, tbl, w.data, w.keys, w.s.cfg.Order, drop); err != nil {
+			return err
+		}
+	} else {
+		added, err := idx.written(w.data, p, w.pane.wins, w.s.cfg.Order != "")
+		if err != nil {
+			return err
+		}
+		if err := idx.merge(added, drop); err != nil {
+			return err
+		}
 	}
 	idx.snapshot = snapshot
 	return nil
@@ -404,7 +412,9 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 
 // written is the index entries of the rows a pane wrote, sorted by key,
 // without reading them back: the plan's winners to insert, at the
-// positions writeRows gave them (the order of p.insert, file after file).
+// positions writeRows gave them (the order of p.insert, file after file;
+// so only for a table without a sort order, by which iceberg-go's writer
+// reorders each batch).
 func (idx *keyIndex) written(files []iceberg.DataFile, p *rowPlan, wins []winner, ordered bool) ([]indexEntry, error) {
 	var stored int64
 	first := make([]int64, len(files)) // each file's first row, counted over the files

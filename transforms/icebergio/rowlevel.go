@@ -613,6 +613,7 @@ type rowWrite struct {
 
 	data        []iceberg.DataFile // the winners' rows, written once per insert set
 	dataFor     string             // the fingerprint of the insert set data holds
+	dataSorted  bool               // data was written under a sort order, which reorders rows
 	dvs         []iceberg.DataFile // this attempt's deletion vectors
 	replacedDVs []iceberg.DataFile // the DVs they replace
 	eq          []iceberg.DataFile
@@ -691,6 +692,7 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 	}
 	w.s.removeFiles(ctx, tbl, w.data)
 	w.data, w.dataFor = nil, ""
+	w.dataSorted = tbl.Metadata().DefaultSortOrder() != table.UnsortedSortOrderID
 	if p.insertN == 0 {
 		w.dataFor = fp
 		return nil
