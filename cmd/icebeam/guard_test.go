@@ -15,10 +15,16 @@ import (
 )
 
 // send is one request as a web page in a browser, or a page made to attack
-// the server, sends it: host, when set, is the Host header (the request
-// still goes to base's address), origin the Origin header, and a body is
-// sent as text/plain, which a page may POST anywhere without a preflight.
+// the server, sends it: a body is sent as text/plain, which a page may
+// POST anywhere without a preflight.
 func send(t *testing.T, method, base, path, host, origin, body string) (int, string) {
+	t.Helper()
+	return request(t, method, base, path, host, origin, "text/plain;charset=UTF-8", body)
+}
+
+// request is one request to base's address: host, when set, is the Host
+// header, origin the Origin header, and a body is sent as contentType.
+func request(t *testing.T, method, base, path, host, origin, contentType, body string) (int, string) {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
@@ -27,7 +33,7 @@ func send(t *testing.T, method, base, path, host, origin, body string) (int, str
 	req, err := http.NewRequest(method, base+path, rd)
 	require.NoError(t, err)
 	if body != "" {
-		req.Header.Set("Content-Type", "text/plain;charset=UTF-8")
+		req.Header.Set("Content-Type", contentType)
 	}
 	if host != "" {
 		req.Host = host

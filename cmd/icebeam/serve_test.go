@@ -196,27 +196,11 @@ func TestServeAllowedHostsAndOrigins(t *testing.T) {
 		"--allowed_hosts", "catalog.example, .corp.example", "--allowed_origins", "https://ui.example")
 	send := func(method, path, host, origin string) (int, string) {
 		t.Helper()
-		var body io.Reader
+		body := ""
 		if method == "POST" {
-			body = strings.NewReader(`{"namespace":["ns_` + strings.NewReplacer(".", "_", ":", "_", "/", "_").Replace(host+origin) + `"]}`)
+			body = `{"namespace":["ns_` + strings.NewReplacer(".", "_", ":", "_", "/", "_").Replace(host+origin) + `"]}`
 		}
-		req, err := http.NewRequest(method, u+path, body)
-		require.NoError(t, err)
-		if body != nil {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		if host != "" {
-			req.Host = host
-		}
-		if origin != "" {
-			req.Header.Set("Origin", origin)
-		}
-		rsp, err := http.DefaultClient.Do(req)
-		require.NoError(t, err)
-		defer rsp.Body.Close()
-		b, err := io.ReadAll(rsp.Body)
-		require.NoError(t, err)
-		return rsp.StatusCode, string(b)
+		return request(t, method, u, path, host, origin, "application/json", body)
 	}
 	for host, want := range map[string]int{
 		"catalog.example": http.StatusOK, "a.corp.example": http.StatusOK, "localhost": http.StatusOK,
