@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,32 +19,7 @@ import (
 	"github.com/icebeam/icebeam/transforms/cdc"
 )
 
-// build compiles this example as a user would, with go build, into a
-// temporary directory.
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "accounts")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 const credentialEnv = "ACCOUNTS_CREDENTIAL"
-
-// run runs the example against c with args, submitting to js (nil: on
-// prism); the job must exit 0.
-func run(t *testing.T, js *jobservertest.Server, bin string, c *faulttest.Catalog, args ...string) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{
-		"--catalog_uri=" + c.URL, "--auth=oauth2", "--credential=env:" + credentialEnv,
-	}, args...)...)
-	cmd.Env = append(os.Environ(), credentialEnv+"="+c.Tokens.Credential())
-	if _, err := js.Run(t, 6*time.Minute, cmd); err != nil {
-		t.Fatalf("accounts %v: %v", args, err)
-	}
-}
 
 // check reads table name back with iceberg-go's own client and scan: it
 // holds want, every key once with its last value, its commits applied
@@ -80,9 +54,9 @@ func check(t *testing.T, c *faulttest.Catalog, name string, version int, want []
 
 // On prism, the default runner: the table ends as the change log says.
 func TestPrism(t *testing.T) {
-	bin := build(t)
+	bin := faulttest.BuildExample(t)
 	c := faulttest.NewCatalog(t, faulttest.Fault{})
-	run(t, nil, bin, c, "--table=prism.accounts", "--keys=40", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
+	c.RunExample(t, nil, bin, credentialEnv, "--table=prism.accounts", "--keys=40", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
 	check(t, c, "prism.accounts", 3, cdctest.Generated(600, 40, cdc.Generated), 600)
 }
 
@@ -91,14 +65,14 @@ func TestPrism(t *testing.T) {
 // are not changes of the table (a truncate event, a line that is not JSON)
 // land in the dead-letter table, each with its file, line and reason.
 func TestPrismDebeziumInput(t *testing.T) {
-	bin := build(t)
+	bin := faulttest.BuildExample(t)
 	in, want := cdctest.DebeziumLog(t, 3000, 120)
 	bad := filepath.Join(in, "zz-bad.json") // read after the log's own files
 	if err := os.WriteFile(bad, []byte(`{"op":"t","source":{"lsn":1}}`+"\n"+"not json\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := faulttest.NewCatalog(t, faulttest.Fault{})
-	run(t, nil, bin, c, "--table=prism.accounts", "--input="+in, "--rate=1000", "--triggering_frequency=1s")
+	c.RunExample(t, nil, bin, credentialEnv, "--table=prism.accounts", "--input="+in, "--rate=1000", "--triggering_frequency=1s")
 	check(t, c, "prism.accounts", 3, want, 3000)
 
 	lines := faulttest.LoadChecked(t, c.URL, c.Tokens.Credential(), "prism.accounts_rejected_lines")
@@ -153,12 +127,12 @@ func TestFlinkExactlyOnce(t *testing.T) {
 		t.Run(fmt.Sprintf("v%d %s", tc.version, tc.fault.Name), func(t *testing.T) {
 			js := jobservertest.Start(t, "flink", "execution.checkpointing.interval: 5s")
 			if bin == "" {
-				bin = build(parent)
+				bin = faulttest.BuildExample(parent)
 			}
 			c := faulttest.NewCatalog(t, tc.fault)
 			c.Pool = jobservertest.StartWorkerPool(t, bin, credentialEnv+"="+c.Tokens.Credential())
 			start := time.Now()
-			run(t, js, bin, c, "--runner=flink", "--endpoint="+js.Endpoint,
+			c.RunExample(t, js, bin, credentialEnv, "--runner=flink", "--endpoint="+js.Endpoint,
 				"--environment_type=EXTERNAL", "--environment_config="+c.Pool.Addr,
 				"--table=flink.accounts", fmt.Sprintf("--format_version=%d", tc.version), fmt.Sprintf("--keys=%d", keys),
 				"--interval="+interval.String(), "--duration="+duration.String(), "--triggering_frequency=5s")

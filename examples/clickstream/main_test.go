@@ -1,9 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,38 +8,13 @@ import (
 	"github.com/icebeam/icebeam/internal/jobservertest"
 )
 
-// build compiles this example as a user would, with go build, into a
-// temporary directory.
-func build(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "clickstream")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 const credentialEnv = "CLICKSTREAM_CREDENTIAL"
-
-// run runs the example against c with args, submitting to js (nil: on
-// prism); the job must exit 0.
-func run(t *testing.T, js *jobservertest.Server, bin string, c *faulttest.Catalog, args ...string) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{
-		"--catalog_uri=" + c.URL, "--auth=oauth2", "--credential=env:" + credentialEnv,
-	}, args...)...)
-	cmd.Env = append(os.Environ(), credentialEnv+"="+c.Tokens.Credential())
-	if _, err := js.Run(t, 6*time.Minute, cmd); err != nil {
-		t.Fatalf("clickstream %v: %v", args, err)
-	}
-}
 
 // On prism, the default runner: every row once.
 func TestPrism(t *testing.T) {
-	bin := build(t)
+	bin := faulttest.BuildExample(t)
 	c := faulttest.NewCatalog(t, faulttest.Fault{})
-	run(t, nil, bin, c, "--table=prism.clicks", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
+	c.RunExample(t, nil, bin, credentialEnv, "--table=prism.clicks", "--interval=10ms", "--duration=6s", "--triggering_frequency=2s")
 	faulttest.RequireEachSeqOnce(t, c.URL, c.Tokens.Credential(), "prism.clicks", 600)
 }
 
@@ -58,14 +30,14 @@ func TestFlinkExactlyOnce(t *testing.T) {
 		interval = 5 * time.Millisecond
 		duration = 60 * time.Second
 	)
-	bin := build(t)
+	bin := faulttest.BuildExample(t)
 	for _, fault := range []faulttest.Fault{faulttest.CrashAfterCommit(), faulttest.CatalogDown(15 * time.Second)} {
 		t.Run(fault.Name, func(t *testing.T) {
 			js := jobservertest.Start(t, "flink", "execution.checkpointing.interval: 5s")
 			c := faulttest.NewCatalog(t, fault)
 			c.Pool = jobservertest.StartWorkerPool(t, bin, credentialEnv+"="+c.Tokens.Credential())
 			start := time.Now()
-			run(t, js, bin, c, "--runner=flink", "--endpoint="+js.Endpoint,
+			c.RunExample(t, js, bin, credentialEnv, "--runner=flink", "--endpoint="+js.Endpoint,
 				"--environment_type=EXTERNAL", "--environment_config="+c.Pool.Addr,
 				"--table=flink.clicks", "--interval="+interval.String(), "--duration="+duration.String(),
 				"--triggering_frequency=5s")
