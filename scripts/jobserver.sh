@@ -4,7 +4,8 @@
 # and people).
 #
 #   scripts/jobserver.sh assemble flink|spark   # jars into .cache/jobserver/RUNNER/lib, once
-#   scripts/jobserver.sh classpath flink|spark  # prints the java classpath (lib/*)
+#   scripts/jobserver.sh classpath flink|spark  # prints the java classpath (flink: the
+#                                               # patch of scripts/flink/beam-27648.patch, then lib/*)
 #   scripts/jobserver.sh start flink|spark [options] [-- driver args]
 #                                               # prints "PID ENDPOINT", e.g. "12345 localhost:8099"
 #   scripts/jobserver.sh stop PID|flink|spark|all
@@ -90,6 +91,58 @@ lib_dir() { echo "$CACHE/$1/lib"; }
 # lib_dir RUNNER (assemble_pom's DIR/lib), once (see scripts/lib/maven.sh).
 assemble() {
   assemble_pom "$ROOT/scripts/$1/pom.xml" "$CACHE/$1" "${JOBSERVER_M2:-}" "the $1 job server"
+  if [ "$1" = flink ]; then assemble_patch; fi
+}
+
+# The Flink runner's classes that scripts/flink/beam-27648.patch fixes (see
+# its head), in Beam's packages; the patch's paths start at org/.
+PATCHED=(
+  org/apache/beam/runners/fnexecution/control/BundleCheckpointHandlers.java
+  org/apache/beam/runners/flink/translation/wrappers/streaming/ExecutableStageDoFnOperator.java
+  org/apache/beam/runners/flink/translation/functions/FlinkExecutableStageFunction.java
+)
+
+# assemble_patch builds $CACHE/flink/patch/beam-27648.jar, once per patch and
+# pom: the 2.70.0 sources of the patched classes (sources jars from Maven
+# Central), patched, compiled against lib/ for Java 11+. classpath puts it
+# ahead of lib/, so its classes replace Beam's.
+assemble_patch() {
+  local dir="$CACHE/flink/patch" patchfile="$ROOT/scripts/flink/beam-27648.patch" want part repo=() a
+  want=$(cat "$patchfile" "$ROOT/scripts/flink/pom.xml" | sha256sum | cut -d' ' -f1)
+  [ -f "$dir/beam-27648.jar" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ] && return 0
+  command -v javac > /dev/null 2>&1 || die "javac not found: patching the Flink job server needs a JDK (apt-get install openjdk-17-jdk-headless)"
+  log "patching the flink job server (apache/beam#27648) into $dir"
+  part="$dir.part"
+  rm -rf "$part"
+  mkdir -p "$part/src" "$part/classes"
+  [ -z "${JOBSERVER_M2:-}" ] || repo=("-Dmaven.repo.local=$JOBSERVER_M2")
+  for a in beam-runners-flink-1.19 beam-runners-java-fn-execution; do
+    mvn -B -q -ntp -Dstyle.color=never "${repo[@]}" dependency:copy \
+      -Dartifact="org.apache.beam:$a:2.70.0:jar:sources" -DoutputDirectory="$part" \
+      > "$part/mvn.log" 2>&1 || die "fetching $a's sources failed; the end of $part/mvn.log:
+$(tail -n 20 "$part/mvn.log")"
+    unzip -q -o "$part/$a-2.70.0-sources.jar" "${PATCHED[@]}" -d "$part/src" 2> /dev/null || true
+  done
+  (cd "$part/src" && patch -p1 -s --no-backup-if-mismatch < "$patchfile") ||
+    die "scripts/flink/beam-27648.patch does not apply to Beam 2.70.0's sources"
+  (cd "$part/src" && javac -nowarn -proc:none --release 11 -d "$part/classes" \
+    -cp "$(lib_dir flink)/*" "${PATCHED[@]}") > "$part/javac.log" 2>&1 ||
+    die "compiling the patched classes failed: $(tail -n 20 "$part/javac.log")"
+  jar cf "$part/beam-27648.jar" -C "$part/classes" .
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  mv "$part/beam-27648.jar" "$dir/"
+  echo "$want" > "$dir/.stamp"
+  rm -rf "$part"
+}
+
+# classpath RUNNER: the job server's java classpath, the Flink patch first.
+classpath() {
+  if [ "$1" = flink ]; then
+    echo "$CACHE/flink/patch/*:$(lib_dir flink)/*"
+  else
+    echo "$(lib_dir "$1")/*"
+  fi
 }
 
 # port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
@@ -146,9 +199,8 @@ start() {
 
   assemble "$runner"
   check_java
-  local java lib run props=() args=()
+  local java run props=() args=()
   java=$(java_bin)
-  lib=$(lib_dir "$runner")
   mkdir -p "$CACHE/$runner/run"
   # Keep the run dirs (logs) of the 10 newest stopped servers.
   local old
@@ -250,7 +302,7 @@ EOF
   # script's stdout would otherwise wait for the server to exit.
   # SPARK_LOCAL_IP: Spark would otherwise pick eth0's address for itself.
   SPARK_LOCAL_IP=127.0.0.1 SPARK_LOCAL_HOSTNAME=localhost \
-    "$java" "${ADD_OPENS[@]}" "${opts[@]}" "${props[@]}" -cp "$lib/*" "$main" "${args[@]}" "${extra[@]}" \
+    "$java" "${ADD_OPENS[@]}" "${opts[@]}" "${props[@]}" -cp "$(classpath "$runner")" "$main" "${args[@]}" "${extra[@]}" \
     < /dev/null > "$logfile" 2>&1 &
   local pid=$!
   echo "$pid" > "$run/pid"
@@ -348,7 +400,7 @@ case "$cmd" in
   classpath)
     r=$(runner_arg "${1:-}")
     assemble "$r"
-    echo "$(lib_dir "$r")/*"
+    classpath "$r"
     ;;
   start)
     r=$(runner_arg "${1:-}")

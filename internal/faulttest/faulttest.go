@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -100,6 +101,10 @@ type Catalog struct {
 	// Pool is the worker pool the job's harnesses run in, for faults that
 	// crash it; the test sets it.
 	Pool *jobservertest.WorkerPool
+	// SinkTable, when set ("namespace.table"), is the one table whose
+	// commits are the sink's: commits to other tables (a test's own
+	// appends to a source table) pass untouched and are not counted.
+	SinkTable string
 
 	fault    Fault
 	mu       sync.Mutex
@@ -127,7 +132,7 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 		c.refusals++
 	}
 	n := 0
-	if r.Method == http.MethodPost && commitPath.MatchString(r.URL.Path) {
+	if r.Method == http.MethodPost && commitPath.MatchString(r.URL.Path) && c.isSink(r.URL.Path) {
 		c.commits++
 		n = c.commits
 	}
@@ -161,6 +166,15 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, next http.Handle
 	}
 	w.WriteHeader(rec.Code)
 	_, _ = w.Write(rec.Body.Bytes())
+}
+
+// isSink says whether a commit to path is the sink's.
+func (c *Catalog) isSink(path string) bool {
+	if c.SinkTable == "" {
+		return true
+	}
+	ns, tbl, _ := strings.Cut(c.SinkTable, ".")
+	return strings.HasSuffix(path, "/namespaces/"+ns+"/tables/"+tbl)
 }
 
 // DownFor makes every request fail at the connection for d from now.
@@ -204,7 +218,7 @@ func (c *Catalog) RequireCrashes(t *testing.T, n int) {
 // ours, to check what the sink committed.
 func LoadChecked(t *testing.T, uri, credential, name string) *table.Table {
 	t.Helper()
-	tbl, err := openChecked(t, uri, credential).LoadTable(context.Background(), catalog.ToIdentifier(name))
+	tbl, err := OpenChecked(t, uri, credential).LoadTable(context.Background(), catalog.ToIdentifier(name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +229,15 @@ func LoadChecked(t *testing.T, uri, credential, name string) *table.Table {
 // name exists.
 func ExistsChecked(t *testing.T, uri, credential, name string) bool {
 	t.Helper()
-	ok, err := openChecked(t, uri, credential).CheckTableExists(context.Background(), catalog.ToIdentifier(name))
+	ok, err := OpenChecked(t, uri, credential).CheckTableExists(context.Background(), catalog.ToIdentifier(name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ok
 }
 
-func openChecked(t *testing.T, uri, credential string) *rest.Catalog {
+// OpenChecked opens the catalog at uri with iceberg-go's own REST client.
+func OpenChecked(t *testing.T, uri, credential string) *rest.Catalog {
 	t.Helper()
 	cat, err := rest.NewCatalog(context.Background(), "check", uri, rest.WithCredential(credential))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -259,6 +260,21 @@ func (s *Server) Count(substr string) int {
 		}
 	}
 	return n
+}
+
+var completedCheckpoint = regexp.MustCompile(`Completed checkpoint \d+ for job \S+ \((\d+) bytes`)
+
+// CheckpointSizes are the sizes in bytes of the job's completed Flink
+// checkpoints, in order, from the server's log.
+func (s *Server) CheckpointSizes() []int64 {
+	var sizes []int64
+	for _, l := range s.lines() {
+		if m := completedCheckpoint.FindStringSubmatch(l); m != nil {
+			n, _ := strconv.ParseInt(m[1], 10, 64)
+			sizes = append(sizes, n)
+		}
+	}
+	return sizes
 }
 
 // WorkerPool is a pipeline binary serving as the external worker pool of

@@ -47,12 +47,14 @@ type tally struct{ clicks, sum int64 }
 
 // appender commits small batches of clicks to the source table, one
 // snapshot each, and records what each snapshot added and when it was
-// committed: the independent recount the pipeline's output must equal.
+// committed, by window of its commit time: the independent recount the
+// pipeline's output must equal.
 type appender struct {
-	tbl *table.Table
-	mu  sync.Mutex
-	got map[key]tally
-	n   int64
+	tbl    *table.Table
+	window time.Duration
+	mu     sync.Mutex
+	got    map[key]tally
+	n      int64
 }
 
 var clickSchema = iceberg.NewSchema(0,
@@ -85,7 +87,7 @@ func (a *appender) commit(rows int) error {
 	}
 	a.tbl = tbl
 	ts := time.UnixMilli(tbl.CurrentSnapshot().TimestampMs)
-	start := ts.Truncate(window).UnixMicro()
+	start := ts.Truncate(a.window).UnixMicro()
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	for i, u := range users {
@@ -151,7 +153,7 @@ func TestRestartCountsEveryWindowOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &appender{tbl: src, got: map[key]tally{}}
+	a := &appender{tbl: src, window: window, got: map[key]tally{}}
 	if err := a.commit(5); err != nil { // before the pipeline starts: not counted unless in its first window
 		t.Fatal(err)
 	}
