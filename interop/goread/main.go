@@ -85,12 +85,26 @@ type ChangeEvent struct {
 	CommitTime int64   `beam:"_commit_timestamp"`
 }
 
+// AccountChange is a row-level change of pipelines/cdc's accounts table.
+type AccountChange struct {
+	LSN          int64  `beam:"lsn"`
+	ID           int64  `beam:"id"`
+	Owner        string `beam:"owner"`
+	BalanceCents int64  `beam:"balance_cents"`
+	UpdatedAt    int64  `beam:"updated_at" iceberg:"timestamp"`
+	Kind         string `beam:"_change_type"`
+	Ordinal      int64  `beam:"_change_ordinal"`
+	SnapshotID   int64  `beam:"_commit_snapshot_id"`
+	CommitTime   int64  `beam:"_commit_timestamp"`
+}
+
 var rowTypes = map[string]reflect.Type{
-	"changes":  reflect.TypeFor[ChangeEvent](),
-	"events":   reflect.TypeFor[Event](),
-	"pyevents": reflect.TypeFor[PyEvent](),
-	"taxi":     reflect.TypeFor[taxi.DailyStat](),
-	"evolve":   reflect.TypeFor[evolve.ClickV2](),
+	"changes":         reflect.TypeFor[ChangeEvent](),
+	"account_changes": reflect.TypeFor[AccountChange](),
+	"events":          reflect.TypeFor[Event](),
+	"pyevents":        reflect.TypeFor[PyEvent](),
+	"taxi":            reflect.TypeFor[taxi.DailyStat](),
+	"evolve":          reflect.TypeFor[evolve.ClickV2](),
 }
 
 var (
@@ -200,7 +214,7 @@ func main() {
 	name := flag.String("table", "reads.events", "table to read, namespace.table")
 	filter := flag.String("filter", "", "icebergio.ReadConfig.Filter")
 	snapshot := flag.Int64("snapshot_id", 0, "read this snapshot (time travel)")
-	rowName := flag.String("row", "events", "row struct: events, pyevents, taxi, evolve or changes (the default with --changes)")
+	rowName := flag.String("row", "events", "row struct: events, pyevents, taxi, evolve, or with --changes: changes (default) or account_changes")
 	changes := flag.Int("changes", 0, "stream the row-level changes of the first N snapshots (ReadChanges, RowChanges mode)")
 	sum := flag.String("sum", "", "scan with ReadRecords, count rows and sum this column (bench-read.sh)")
 	columns := flag.String("columns", "", "with --sum: comma-separated columns to read (default all)")

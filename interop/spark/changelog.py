@@ -5,6 +5,9 @@ stream with.
 
 Usage: changelog.py <catalog> <out.json> <namespace.table>:<format-version>:<write mode>...
 
+A table given as <namespace.table>:existing is not made here (our own sink
+wrote it): only its changelog is dumped. Tables are keyed by a column id.
+
 Spark 3.5 with Iceberg 1.10.1 computes a changelog only over snapshots that
 hold no delete manifest ("Delete files are currently not supported in
 changelog scans"): copy-on-write tables, and the snapshots of a
@@ -67,6 +70,18 @@ def snapshots(spark, t):
   return out
 
 
+def columns(spark, t):
+  """t's columns, timestamps as microseconds since the epoch (as our rows hold them)."""
+  out = []
+  for f in spark.table(t).schema.fields:
+    if f.dataType.typeName() in ("timestamp", "timestamp_ntz"):
+      # a timestamp without zone read as UTC wall time: its stored value
+      out.append(f"unix_micros(CAST({f.name} AS TIMESTAMP)) AS {f.name}")
+    else:
+      out.append(f.name)
+  return out
+
+
 def change_rows(spark, cat, t, view, options=None):
   """Spark's changelog of t (options: start/end snapshot), updates computed by identifier."""
   ns_table = t[len(cat) + 1:]
@@ -75,25 +90,28 @@ def change_rows(spark, cat, t, view, options=None):
     opts = ", options => map(" + ", ".join(f"'{k}', '{v}'" for k, v in options.items()) + ")"
   spark.sql(f"CALL {cat}.system.create_changelog_view(table => '{ns_table}', changelog_view => '{view}'"
             f"{opts}, identifier_columns => array('id'))")
-  return [r.asDict() for r in spark.sql(f"SELECT * FROM {view}").collect()]
+  select = ", ".join(columns(spark, t) + ["_change_type", "_change_ordinal", "_commit_snapshot_id"])
+  return [r.asDict() for r in spark.sql(f"SELECT {select} FROM {view}").collect()]
 
 
 def main():
   cat, out_path = sys.argv[1], sys.argv[2]
   spark = SparkSession.builder.appName("interop: changelog").getOrCreate()
+  spark.conf.set("spark.sql.session.timeZone", "UTC")
   result = {}
   for spec in sys.argv[3:]:
-    name, version, mode = spec.split(":")
+    name, version, mode = (spec.split(":") + ["", ""])[:3]
     t = f"{cat}.{name}"
-    ns = name.split(".")[0]
-    spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {cat}.{ns}")
-    spark.sql(f"CREATE TABLE {t} (id bigint NOT NULL, v string, n bigint) USING iceberg TBLPROPERTIES ("
-              f"'format-version'='{version}', 'write.delete.mode'='{mode}', 'write.update.mode'='{mode}', "
-              f"'write.merge.mode'='{mode}')")
-    spark.sql(f"ALTER TABLE {t} SET IDENTIFIER FIELDS id")
-    for s in statements(t, cat):
-      print(s, flush=True)
-      spark.sql(s)
+    if version != "existing":
+      ns = name.split(".")[0]
+      spark.sql(f"CREATE NAMESPACE IF NOT EXISTS {cat}.{ns}")
+      spark.sql(f"CREATE TABLE {t} (id bigint NOT NULL, v string, n bigint) USING iceberg TBLPROPERTIES ("
+                f"'format-version'='{version}', 'write.delete.mode'='{mode}', 'write.update.mode'='{mode}', "
+                f"'write.merge.mode'='{mode}')")
+      spark.sql(f"ALTER TABLE {t} SET IDENTIFIER FIELDS id")
+      for s in statements(t, cat):
+        print(s, flush=True)
+        spark.sql(s)
     snaps = snapshots(spark, t)
     entry = {"snapshots": snaps, "rows": [], "whole_table_error": None}
     view = name.replace(".", "_")
@@ -119,17 +137,20 @@ def main():
         r["source"] = "direct"
       # ...and of a copy-on-write twin replaying every snapshot.
       twin = t + "_twin"
-      spark.sql(f"CREATE TABLE {twin} (id bigint NOT NULL, v string, n bigint) USING iceberg TBLPROPERTIES ("
+      ddl = ", ".join(f"{f.name} {f.dataType.simpleString()}" + (" NOT NULL" if f.name == "id" else "")
+                      for f in spark.table(t).schema.fields)
+      spark.sql(f"CREATE TABLE {twin} ({ddl}) USING iceberg TBLPROPERTIES ("
                 "'format-version'='2', 'write.delete.mode'='copy-on-write', 'write.update.mode'='copy-on-write', "
                 "'write.merge.mode'='copy-on-write')")
       spark.sql(f"ALTER TABLE {twin} SET IDENTIFIER FIELDS id")
+      same = " AND ".join(f"t.{c} <=> s.{c}" for c in spark.table(t).columns if c != "id")
       twin_of = {}
       for s in snaps:
         if s["operation"] == "replace":
           continue
         before = current(spark, twin)
         spark.sql(f"MERGE INTO {twin} t USING (SELECT * FROM {t} VERSION AS OF {s['id']}) s ON t.id = s.id "
-                  "WHEN MATCHED AND NOT (t.v <=> s.v AND t.n <=> s.n) THEN UPDATE SET * "
+                  f"WHEN MATCHED AND NOT ({same}) THEN UPDATE SET * "
                   "WHEN NOT MATCHED THEN INSERT * WHEN NOT MATCHED BY SOURCE THEN DELETE")
         after = current(spark, twin)
         if after != before:
