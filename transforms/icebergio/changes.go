@@ -146,7 +146,8 @@ type ChangesConfig struct {
 	MaxCommitDelay time.Duration
 	// OnNonAppend: FailOnNonAppend (default) or SkipNonAppend. Replace
 	// snapshots (compaction, manifest rewrites) change no content and are
-	// always skipped.
+	// always skipped. RowChanges emits every snapshot's changes and
+	// ignores it.
 	OnNonAppend NonAppend
 	// Mode is AppendedRows (default) or RowChanges.
 	Mode ChangesMode
