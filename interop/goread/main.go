@@ -15,6 +15,12 @@
 //
 //	goread --catalog_uri=http://127.0.0.1:8181 --table=reads.events [--row=events] [--filter="id < 100"] [--snapshot_id=N]
 //
+// With --changes=N it reads with icebergio.ReadChanges in RowChanges mode
+// instead: the row-level changes of the table's first N snapshots (replace
+// snapshots not counted) into ChangeEvent (or --row), each line with the
+// change metadata (_change_type, _change_ordinal, _commit_snapshot_id,
+// _commit_timestamp), for interop/tests/test_changelog.py.
+//
 // With --sum=COLUMN it is interop/bench-read.sh's scan instead: it reads the
 // table's Arrow record batches with icebergio.ReadRecords (every column, or
 // --columns), counts the rows and sums COLUMN, and prints one JSON object
@@ -32,6 +38,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
@@ -66,11 +73,38 @@ type PyEvent struct {
 	Note     *string  `beam:"note"`
 }
 
+// ChangeEvent is a row-level change of the tables of
+// interop/tests/test_changelog.py.
+type ChangeEvent struct {
+	ID         int64   `beam:"id"`
+	V          *string `beam:"v"`
+	N          *int64  `beam:"n"`
+	Kind       string  `beam:"_change_type"`
+	Ordinal    int64   `beam:"_change_ordinal"`
+	SnapshotID int64   `beam:"_commit_snapshot_id"`
+	CommitTime int64   `beam:"_commit_timestamp"`
+}
+
+// AccountChange is a row-level change of pipelines/cdc's accounts table.
+type AccountChange struct {
+	LSN          int64  `beam:"lsn"`
+	ID           int64  `beam:"id"`
+	Owner        string `beam:"owner"`
+	BalanceCents int64  `beam:"balance_cents"`
+	UpdatedAt    int64  `beam:"updated_at" iceberg:"timestamp"`
+	Kind         string `beam:"_change_type"`
+	Ordinal      int64  `beam:"_change_ordinal"`
+	SnapshotID   int64  `beam:"_commit_snapshot_id"`
+	CommitTime   int64  `beam:"_commit_timestamp"`
+}
+
 var rowTypes = map[string]reflect.Type{
-	"events":   reflect.TypeFor[Event](),
-	"pyevents": reflect.TypeFor[PyEvent](),
-	"taxi":     reflect.TypeFor[taxi.DailyStat](),
-	"evolve":   reflect.TypeFor[evolve.ClickV2](),
+	"changes":         reflect.TypeFor[ChangeEvent](),
+	"account_changes": reflect.TypeFor[AccountChange](),
+	"events":          reflect.TypeFor[Event](),
+	"pyevents":        reflect.TypeFor[PyEvent](),
+	"taxi":            reflect.TypeFor[taxi.DailyStat](),
+	"evolve":          reflect.TypeFor[evolve.ClickV2](),
 }
 
 var (
@@ -180,7 +214,8 @@ func main() {
 	name := flag.String("table", "reads.events", "table to read, namespace.table")
 	filter := flag.String("filter", "", "icebergio.ReadConfig.Filter")
 	snapshot := flag.Int64("snapshot_id", 0, "read this snapshot (time travel)")
-	rowName := flag.String("row", "events", "row struct: events, pyevents, taxi or evolve")
+	rowName := flag.String("row", "events", "row struct: events, pyevents, taxi, evolve, or with --changes: changes (default) or account_changes")
+	changes := flag.Int("changes", 0, "stream the row-level changes of the first N snapshots (ReadChanges, RowChanges mode)")
 	sum := flag.String("sum", "", "scan with ReadRecords, count rows and sum this column (bench-read.sh)")
 	columns := flag.String("columns", "", "with --sum: comma-separated columns to read (default all)")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the run (workers included: prism runs them here) to this file")
@@ -213,15 +248,25 @@ func main() {
 		fmt.Println(string(out))
 		return
 	}
+	if *changes > 0 && !isFlagSet("row") {
+		*rowName = "changes"
+	}
 	rowType, ok := rowTypes[*rowName]
 	if !ok {
 		launch.Fatalf("goread: unknown --row=%s", *rowName)
 	}
-	read := icebergio.ReadConfig{Catalog: cfg, Table: *name, Filter: *filter, SnapshotID: *snapshot}
-	if err := icebergio.CheckRead(ctx, read, rowType); err != nil {
-		launch.Fatalf("goread: %v", err)
+	if *changes > 0 {
+		// A bound, should the stream not reach N snapshots.
+		stop := time.Now().Add(3 * time.Minute)
+		beam.ParDo0(s, collect, icebergio.ReadChanges(s, icebergio.ChangesConfig{Catalog: cfg, Table: *name, Filter: *filter,
+			Mode: icebergio.RowChanges, MaxSnapshots: *changes, PollInterval: 200 * time.Millisecond, StopAt: stop}, rowType))
+	} else {
+		read := icebergio.ReadConfig{Catalog: cfg, Table: *name, Filter: *filter, SnapshotID: *snapshot}
+		if err := icebergio.CheckRead(ctx, read, rowType); err != nil {
+			launch.Fatalf("goread: %v", err)
+		}
+		beam.ParDo0(s, collect, icebergio.Read(s, read, rowType))
 	}
-	beam.ParDo0(s, collect, icebergio.Read(s, read, rowType))
 	if err := beamx.Run(ctx, p); err != nil {
 		launch.Fatalf("goread: %v", err)
 	}
@@ -232,4 +277,10 @@ func main() {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "goread: %d rows\n", len(rows))
+}
+
+func isFlagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

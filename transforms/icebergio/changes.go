@@ -22,6 +22,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/changelog"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
@@ -79,6 +80,41 @@ const (
 	SkipNonAppend NonAppend = "skip"
 )
 
+// ChangesMode says what ReadChanges emits.
+type ChangesMode string
+
+const (
+	// AppendedRows emits the rows each append snapshot adds (the default);
+	// other snapshots are handled as OnNonAppend says.
+	AppendedRows ChangesMode = "appends"
+	// RowChanges emits the row-level changes of every snapshot, as Spark's
+	// changelog view (create_changelog_view) reports them: rows inserted
+	// and deleted by appends, overwrites (copy-on-write rewrites), deletes
+	// and row deltas (position deletes, deletion vectors, equality
+	// deletes), with a key deleted once and inserted once in a snapshot as
+	// an UPDATE_BEFORE and UPDATE_AFTER pair (keys are
+	// ChangesConfig.Identifier, else the table's identifier fields).
+	// Replace snapshots (compactions) emit nothing. A row identical before
+	// and after a snapshot (a copy-on-write rewrite carries it over) is no
+	// change. The row type receives each change's metadata in fields
+	// tagged with these names:
+	//   - _change_type (string, required): INSERT, DELETE, UPDATE_BEFORE
+	//     or UPDATE_AFTER;
+	//   - _change_ordinal (int64): the snapshot's position among the
+	//     snapshots the stream read, from 0, replace snapshots not
+	//     counted: from Earliest, Spark's _change_ordinal;
+	//   - _commit_snapshot_id (int64);
+	//   - _commit_timestamp (int64): the commit time, microseconds since
+	//     the epoch.
+	// Within a snapshot, deletes and update-befores come before inserts and
+	// update-afters. A snapshot's changes are computed from the data files
+	// whose deletes changed or that it added or removed: each is read as
+	// the parent snapshot saw it and as the snapshot does (an equality
+	// delete changes every older file of its partition), so a row-level
+	// stream reads more than an append stream.
+	RowChanges ChangesMode = "rows"
+)
+
 // ChangesConfig configures ReadChanges.
 type ChangesConfig struct {
 	Catalog catalog.Config
@@ -110,10 +146,19 @@ type ChangesConfig struct {
 	MaxCommitDelay time.Duration
 	// OnNonAppend: FailOnNonAppend (default) or SkipNonAppend. Replace
 	// snapshots (compaction, manifest rewrites) change no content and are
-	// always skipped.
+	// always skipped. RowChanges emits every snapshot's changes and
+	// ignores it.
 	OnNonAppend NonAppend
+	// Mode is AppendedRows (default) or RowChanges.
+	Mode ChangesMode
+	// Identifier, with RowChanges, names the columns whose equal values
+	// pair a delete and an insert of one snapshot into an update (default:
+	// the table's identifier fields; none: no updates). They are read
+	// whatever Columns says.
+	Identifier []string
 	// MaxSnapshots, when positive, ends the stream after this many append
-	// snapshots have been emitted.
+	// snapshots (with RowChanges: snapshots other than replace ones) have
+	// been emitted.
 	MaxSnapshots int
 	// StopAt, when set, ends the stream at the first snapshot committed at
 	// or after it (not emitted), or at the first poll at or after it that
@@ -143,6 +188,9 @@ func (c ChangesConfig) withDefaults() ChangesConfig {
 	if c.OnNonAppend == "" {
 		c.OnNonAppend = FailOnNonAppend
 	}
+	if c.Mode == "" {
+		c.Mode = AppendedRows
+	}
 	return c
 }
 
@@ -150,6 +198,23 @@ func (c ChangesConfig) check(rs *rowcodec.Schema) error {
 	rc := ReadConfig{Catalog: c.Catalog, Table: c.Table, Columns: c.Columns, Filter: c.Filter}
 	if err := rc.check(rs); err != nil {
 		return err
+	}
+	switch c.Mode {
+	case AppendedRows:
+		if len(c.Identifier) > 0 {
+			return fmt.Errorf("icebergio: table %s: Identifier is for Mode %q", c.Table, RowChanges)
+		}
+	case RowChanges:
+		if err := checkChangeFields(c.Table, rs); err != nil {
+			return err
+		}
+		for _, col := range c.Columns {
+			if changelog.IsMetadataColumn(col) {
+				return fmt.Errorf("icebergio: table %s: column %s is change metadata, not a column to read", c.Table, col)
+			}
+		}
+	default:
+		return fmt.Errorf("icebergio: table %s: changes mode %q (want %q or %q)", c.Table, c.Mode, AppendedRows, RowChanges)
 	}
 	switch c.From.Kind {
 	case StartEarliest, StartLatest:
@@ -173,13 +238,43 @@ func (c ChangesConfig) check(rs *rowcodec.Schema) error {
 	return nil
 }
 
+// checkChangeFields checks the fields of rs that receive change metadata
+// (RowChanges).
+func checkChangeFields(tableName string, rs *rowcodec.Schema) error {
+	want := map[string]reflect.Type{
+		changelog.ChangeTypeColumn:    reflect.TypeFor[string](),
+		changelog.ChangeOrdinalColumn: reflect.TypeFor[int64](),
+		changelog.SnapshotIDColumn:    reflect.TypeFor[int64](),
+		changelog.CommitTimeColumn:    reflect.TypeFor[int64](),
+	}
+	for _, f := range rs.Fields {
+		if t, ok := want[f.Name]; ok && f.Type != t {
+			return fmt.Errorf("icebergio: table %s: field %s.%s (beam:%q) is %v, want %v", tableName, rs.GoType, f.GoName, f.Name, f.Type, t)
+		}
+	}
+	if rs.Field(changelog.ChangeTypeColumn) == nil {
+		return fmt.Errorf("icebergio: table %s: row changes need a string field tagged beam:%q in %v to say what each row's change is", tableName, changelog.ChangeTypeColumn, rs.GoType)
+	}
+	return nil
+}
+
+// tableFields is rs without the fields that receive change metadata: the
+// fields read from the table's columns.
+func tableFields(rs *rowcodec.Schema) *rowcodec.Schema {
+	out := *rs
+	out.Fields = slices.DeleteFunc(slices.Clone(rs.Fields), func(f rowcodec.Field) bool { return changelog.IsMetadataColumn(f.Name) })
+	return &out
+}
+
 // ReadChanges is an unbounded source of the rows each append snapshot adds
 // to the main branch of an Iceberg table, in commit order: the rows of the
 // data files the snapshot added (manifest entries ADDED by it), read as Read
 // reads (projection, filter, schema evolution), into rows of rowType.
 // Replace snapshots (compactions) are skipped; overwrite and delete
-// snapshots fail the pipeline or are skipped (cfg.OnNonAppend). Rows carry
-// event times and a watermark (see ChangesConfig.TimestampColumn).
+// snapshots fail the pipeline or are skipped (cfg.OnNonAppend). With
+// cfg.Mode RowChanges it emits instead the row-level changes of every
+// snapshot, each row with its change's metadata (see RowChanges). Rows
+// carry event times and a watermark (see ChangesConfig.TimestampColumn).
 //
 // Its position, the last snapshot fully emitted, lives in the source's
 // restriction, which the runner checkpoints with the rows emitted before
@@ -220,8 +315,12 @@ type changesRestriction struct {
 	// After is the last snapshot processed (emitted or skipped); 0 is
 	// before the first snapshot of the branch.
 	After int64
-	// Appends counts the append snapshots emitted.
+	// Appends counts the append snapshots emitted (with RowChanges: the
+	// snapshots other than replace ones).
 	Appends int64
+	// Ordinal is the _change_ordinal of the next snapshot (RowChanges):
+	// the snapshots other than replace ones processed so far.
+	Ordinal int64
 	// Done: the stream has ended (or this restriction was checkpointed
 	// and its rest handed on).
 	Done bool
@@ -340,6 +439,7 @@ type changesFn struct {
 	checked  map[int]changesRead // by schema id
 	conv     *rowcodec.Converter
 	convFor  *arrow.Schema
+	changes  *changelog.Reader // RowChanges
 	appends  beam.Counter
 	skipped  beam.Counter
 	rowCount beam.Counter
@@ -359,6 +459,7 @@ func (f *changesFn) Setup(ctx context.Context) (err error) {
 	}
 	f.cat, err = catalog.Open(ctx, f.Cfg.Catalog)
 	f.checked = map[int]changesRead{}
+	f.changes = changelog.NewReader()
 	f.appends = beam.NewCounter("icebergio", "changes_snapshots")
 	f.skipped = beam.NewCounter("icebergio", "changes_snapshots_skipped")
 	f.rowCount = beam.NewCounter("icebergio", "changes_rows")
@@ -435,13 +536,23 @@ func (f *changesFn) ProcessElement(ctx context.Context, we *changesWatermark, rt
 			rt.finish()
 			return sdf.StopProcessing(), nil
 		}
-		next := changesRestriction{Started: true, After: snap.SnapshotID, Appends: pos.Appends}
+		next := changesRestriction{Started: true, After: snap.SnapshotID, Appends: pos.Appends, Ordinal: pos.Ordinal}
 		op := table.Operation("")
 		if snap.Summary != nil {
 			op = snap.Summary.Operation
 		}
 		switch {
-		case op == table.OpAppend:
+		case f.Cfg.Mode == RowChanges && op != table.OpReplace:
+			next.Appends++
+			next.Ordinal++
+			if !rt.TryClaim(next) {
+				return sdf.StopProcessing(), nil
+			}
+			if err := f.emitRowChanges(ctx, tbl, snap, pos.Ordinal, we, emit); err != nil {
+				return nil, err
+			}
+			f.appends.Inc(ctx, 1)
+		case op == table.OpAppend && f.Cfg.Mode == AppendedRows:
 			next.Appends++
 			if !rt.TryClaim(next) {
 				return sdf.StopProcessing(), nil
@@ -597,7 +708,11 @@ func (f *changesFn) columns(tbl *table.Table) (changesRead, error) {
 	if cr, ok := f.checked[sc.ID]; ok {
 		return cr, nil
 	}
-	cols, err := rowcodec.ReadColumns(f.Cfg.Table, f.rs, sc, f.Cfg.Columns)
+	rs := f.rs
+	if f.Cfg.Mode == RowChanges {
+		rs = tableFields(rs)
+	}
+	cols, err := rowcodec.ReadColumns(f.Cfg.Table, rs, sc, f.Cfg.Columns)
 	if err != nil {
 		return changesRead{}, err
 	}
@@ -655,6 +770,37 @@ func (f *changesFn) emitSnapshot(ctx context.Context, tbl *table.Table, snap tab
 		}
 		if err := f.emitBatch(rec, commit, &earliest, emit); err != nil {
 			rec.Release()
+			return fmt.Errorf("icebergio: table %s: snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
+		}
+		n += rec.NumRows()
+		rec.Release()
+	}
+	f.rowCount.Inc(ctx, n)
+	if f.Cfg.TimestampColumn != "" && earliest != mtime.MaxTimestamp {
+		we.advance(earliest)
+	}
+	return nil
+}
+
+// emitRowChanges emits the row-level changes of snap, whose ordinal is
+// ordinal.
+func (f *changesFn) emitRowChanges(ctx context.Context, tbl *table.Table, snap table.Snapshot, ordinal int64, we *changesWatermark, emit func(beam.EventTime, beam.X)) error {
+	cr, err := f.columns(tbl)
+	if err != nil {
+		return err
+	}
+	batches, err := f.changes.Changes(ctx, tbl, &snap, changelog.Options{Columns: cr.columns, Filter: f.filter, Identifier: f.Cfg.Identifier, Ordinal: ordinal})
+	if err != nil {
+		return fmt.Errorf("icebergio: table %s: the changes of snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
+	}
+	commit := mtime.FromMilliseconds(snap.TimestampMs)
+	earliest := mtime.MaxTimestamp
+	var n int64
+	for i, rec := range batches {
+		if err := f.emitBatch(rec, commit, &earliest, emit); err != nil {
+			for _, r := range batches[i:] {
+				r.Release()
+			}
 			return fmt.Errorf("icebergio: table %s: snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
 		}
 		n += rec.NumRows()

@@ -20,6 +20,7 @@ func TestReadRegistrations(t *testing.T) {
 	Read(s, ReadConfig{Catalog: cat, Table: "a.b", Filter: "trips > 1"}, reflect.TypeFor[tripV1]())
 	ReadRecords(s, ReadConfig{Catalog: cat, Table: "a.b", Columns: []string{"trips"}})
 	ReadChanges(s, ChangesConfig{Catalog: cat, Table: "a.b", TimestampColumn: "ts"}, reflect.TypeFor[click]())
+	ReadChanges(s, ChangesConfig{Catalog: cat, Table: "a.b", Mode: RowChanges}, reflect.TypeFor[accountChange]())
 	_, err := vet.Execute(context.Background(), p)
 	require.NoError(t, err)
 }
