@@ -80,10 +80,8 @@ func (s *tokenSource) invalidate(rejected string) {
 // refreshes reports whether rejected tokens can be replaced.
 func (s *tokenSource) refreshes() bool { return s.mode != AuthBearer }
 
-var (
-	sourcesMu sync.Mutex
-	sources   = map[string]*tokenSource{}
-)
+// sources holds the token sources sharedTokenSource made, by credentials.
+var sources processCache[*tokenSource]
 
 // TokenSource returns the token source cfg's --auth describes, or nil for
 // --auth=none. Tokens from google and oauth2 sources are renewed before they
@@ -125,20 +123,16 @@ func sharedTokenSource(cfg Config, ep endpoint) (*tokenSource, error) {
 	// The key holds the secret reference or literal; it never leaves the
 	// process.
 	key := strings.Join([]string{ep.auth, ep.tokenURL, ep.scope, string(cfg.Credential), string(cfg.Token)}, "\x00")
-	sourcesMu.Lock()
-	defer sourcesMu.Unlock()
-	if s, ok := sources[key]; ok {
+	return sources.get(key, func() (*tokenSource, error) {
+		s, err := newTokenSource(cfg, ep)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := s.Token(); err != nil {
+			return nil, err
+		}
 		return s, nil
-	}
-	s, err := newTokenSource(cfg, ep)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := s.Token(); err != nil {
-		return nil, err
-	}
-	sources[key] = s
-	return s, nil
+	})
 }
 
 func newTokenSource(cfg Config, ep endpoint) (*tokenSource, error) {

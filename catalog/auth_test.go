@@ -474,15 +474,15 @@ func TestGoogleAuthBigLakePresetAndGCS(t *testing.T) {
 	// The storage client must use the catalog's token source, not find
 	// credentials of its own: every grant the token server saw was ours.
 	var ours int
-	sourcesMu.Lock()
-	for _, s := range sources {
+	sources.mu.Lock()
+	for _, s := range sources.m {
 		if s.mode == AuthGoogle {
 			s.mu.Lock()
 			ours += s.fetches
 			s.mu.Unlock()
 		}
 	}
-	sourcesMu.Unlock()
+	sources.mu.Unlock()
 	if ours != tokens.JWTGrants() {
 		t.Errorf("token server saw %d JWT grants, icebeam's google token source made %d", tokens.JWTGrants(), ours)
 	}

@@ -159,10 +159,35 @@ func Resolve(cfg Config) (Config, error) {
 	return cfg, err
 }
 
-var (
-	openMu sync.Mutex
-	opened = map[string]icecatalog.Catalog{}
-)
+// opened holds the catalogs Open connected to, by Config.
+var opened processCache[icecatalog.Catalog]
+
+// processCache holds what this process made for a key, for as long as it
+// runs: what every DoFn instance on a worker asks for again.
+type processCache[V any] struct {
+	mu sync.Mutex
+	m  map[string]V
+}
+
+// get returns the value for key, made by build on the first call for key
+// that it succeeds in. build runs under the cache's lock: a key's value is
+// made once.
+func (c *processCache[V]) get(key string, build func() (V, error)) (V, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.m[key]; ok {
+		return v, nil
+	}
+	v, err := build()
+	if err != nil {
+		return v, err
+	}
+	if c.m == nil {
+		c.m = map[string]V{}
+	}
+	c.m[key] = v
+	return v, nil
+}
 
 // Open connects to the REST catalog cfg names, through a transport that
 // authenticates every request with renewed tokens, adds the --header values
@@ -179,29 +204,24 @@ func Open(ctx context.Context, cfg Config) (icecatalog.Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	key := cfg.cacheKey()
-	openMu.Lock()
-	defer openMu.Unlock()
-	if c, ok := opened[key]; ok {
+	return opened.get(cfg.cacheKey(), func() (icecatalog.Catalog, error) {
+		tokens, err := sharedTokenSource(cfg, ep)
+		if err != nil {
+			return nil, err
+		}
+		opts := []rest.Option{
+			rest.WithCustomTransport(newTransport(nil, ep.headers, tokens)),
+			rest.WithAdditionalProps(iceberg.Properties{storageConfigProp: registerStorageConfig(cfg)}),
+		}
+		if ep.warehouse != "" {
+			opts = append(opts, rest.WithWarehouseLocation(ep.warehouse))
+		}
+		c, err := rest.NewCatalog(ctx, orDefault(cfg.Name, DefaultName), ep.uri, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: connecting to %s: %w", ep.uri, err)
+		}
 		return c, nil
-	}
-	tokens, err := sharedTokenSource(cfg, ep)
-	if err != nil {
-		return nil, err
-	}
-	opts := []rest.Option{
-		rest.WithCustomTransport(newTransport(nil, ep.headers, tokens)),
-		rest.WithAdditionalProps(iceberg.Properties{storageConfigProp: registerStorageConfig(cfg)}),
-	}
-	if ep.warehouse != "" {
-		opts = append(opts, rest.WithWarehouseLocation(ep.warehouse))
-	}
-	c, err := rest.NewCatalog(ctx, orDefault(cfg.Name, DefaultName), ep.uri, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: connecting to %s: %w", ep.uri, err)
-	}
-	opened[key] = c
-	return c, nil
+	})
 }
 
 // ParseTable splits "namespace.table" into an identifier; the last dot

@@ -37,10 +37,13 @@ func init() {
 	iceio.Register("gs", gcsIO)
 }
 
+// storageClients holds the Cloud Storage clients of this process, by
+// credentials and endpoint.
+var storageClients processCache[*storage.Client]
+
 var storageState struct {
 	mu      sync.Mutex
-	configs map[string]Config          // by storageConfigProp id
-	clients map[string]*storage.Client // by credentials + endpoint
+	configs map[string]Config // by storageConfigProp id
 	// embedded is the Config of the embedded catalog started by launch.Catalog,
 	// whose server writes table metadata through this same factory
 	// without any icebeam property.
@@ -110,35 +113,30 @@ func StorageClient(ctx context.Context, cfg Config) (*storage.Client, error) {
 }
 
 func cachedClient(ctx context.Context, key string, options func() ([]option.ClientOption, error)) (*storage.Client, error) {
-	storageState.mu.Lock()
-	defer storageState.mu.Unlock()
-	if c, ok := storageState.clients[key]; ok {
-		return c, nil
-	}
-	opts, err := options()
-	if err != nil {
-		return nil, err
-	}
-	// The client is shared: it must not die with the ctx of its first user.
-	c, err := storage.NewClient(context.WithoutCancel(ctx), opts...)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: creating the Cloud Storage client: %w", err)
-	}
-	if storageState.clients == nil {
-		storageState.clients = map[string]*storage.Client{}
-	}
-	if strings.HasPrefix(key, "vended:") {
-		// Vended tokens are replaced about hourly; keep only the latest
-		// client per endpoint rather than one per token ever seen.
-		prefix := key[:strings.Index(key, "\x00")+1]
-		for k := range storageState.clients {
-			if strings.HasPrefix(k, prefix) {
-				delete(storageState.clients, k)
+	return storageClients.get(key, func() (*storage.Client, error) {
+		opts, err := options()
+		if err != nil {
+			return nil, err
+		}
+		// The client is shared: it must not die with the ctx of its first
+		// user.
+		c, err := storage.NewClient(context.WithoutCancel(ctx), opts...)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: creating the Cloud Storage client: %w", err)
+		}
+		if strings.HasPrefix(key, "vended:") {
+			// Vended tokens are replaced about hourly; keep only the latest
+			// client per endpoint rather than one per token ever seen (get
+			// holds the cache's lock while this runs).
+			prefix := key[:strings.Index(key, "\x00")+1]
+			for k := range storageClients.m {
+				if strings.HasPrefix(k, prefix) {
+					delete(storageClients.m, k)
+				}
 			}
 		}
-	}
-	storageState.clients[key] = c
-	return c, nil
+		return c, nil
+	})
 }
 
 // gcsIO is the iceberg-go IO factory for gs:// locations. Properties the

@@ -48,7 +48,6 @@ FORMAT=${FORMAT:-3}
 SPARK_BATCHES=${SPARK_BATCHES:-3}
 READS=${READS:-3}
 OUT="$CACHE/bench-cdc"
-mkdir -p "$OUT"
 
 bench_tools bench-cdc spark
 bench_catalog

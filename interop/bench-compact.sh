@@ -19,8 +19,6 @@ FILES=${FILES:-1000}
 ROWS_PER_FILE=${ROWS_PER_FILE:-10000}
 FILES_PER_COMMIT=${FILES_PER_COMMIT:-10}
 RUNS=${RUNS:-3}
-OUT="$CACHE/bench"
-mkdir -p "$OUT"
 
 bench_tools bench-compact spark
 bench_catalog

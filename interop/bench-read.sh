@@ -28,8 +28,6 @@ cd "$ROOT"
 ROWS=${ROWS:-3000000}
 RUNS=${RUNS:-5}
 SUM_COLUMN=total_amount
-OUT="$CACHE/bench"
-mkdir -p "$OUT"
 
 bench_tools bench-read
 INPUT="$OUT/yellow_tripdata_synthetic_${ROWS}_seed1.parquet"

@@ -15,8 +15,6 @@ source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$ROOT"
 ROWS=${1:-3000000}
 RUNS=${RUNS:-1}
-OUT="$CACHE/bench"
-mkdir -p "$OUT"
 
 bench_tools bench-spark spark
 INPUT="$OUT/yellow_tripdata_synthetic_${ROWS}_seed1.parquet"

@@ -24,6 +24,9 @@ VENV="$CACHE/venv"
 BIN="$CACHE/bin"
 JAR="$CACHE/jars/iceberg-spark-runtime-3.5_2.12-${ICEBERG_VERSION}.jar"
 NESSIE_JAR="$CACHE/jars/nessie-quarkus-${NESSIE_VERSION}-runner.jar"
+# OUT is where a benchmark keeps each run's log and timing (measure) and the
+# input it generates, across runs; bench_tools creates it.
+OUT="$CACHE/bench"
 
 log() { printf '[interop %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 
@@ -198,11 +201,13 @@ stop_nessie() {
 }
 
 # bench_tools NAME [spark]: what a benchmark needs before its runs: it
-# checks for /usr/bin/time (which times and sizes the runs), builds the
-# Python venv and the Go binaries and, with spark, checks Java and fetches
-# the Iceberg runtime jar. NAME (bench-spark, ...) heads its messages.
+# creates OUT, checks for /usr/bin/time (which times and sizes the runs),
+# builds the Python venv and the Go binaries and, with spark, checks Java
+# and fetches the Iceberg runtime jar. NAME (bench-spark, ...) heads its
+# messages.
 bench_tools() {
   BENCH=$1
+  mkdir -p "$OUT"
   [ -x /usr/bin/time ] || { echo "$BENCH: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
   # Java first: a wrong one fails at once, not after the downloads.
   if [ "${2:-}" = spark ]; then check_java; fi

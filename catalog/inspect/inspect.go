@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,28 +133,15 @@ func less(a, b any) bool {
 	return Format(a) < Format(b)
 }
 
+// toFloat is the number v as a float64; 0 for anything else.
 func toFloat(v any) float64 {
-	switch x := v.(type) {
-	case int8:
-		return float64(x)
-	case int16:
-		return float64(x)
-	case int32:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint8:
-		return float64(x)
-	case uint16:
-		return float64(x)
-	case uint32:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	case float32:
-		return float64(x)
-	case float64:
-		return x
+	switch x := reflect.ValueOf(v); {
+	case x.CanInt():
+		return float64(x.Int())
+	case x.CanUint():
+		return float64(x.Uint())
+	case x.CanFloat():
+		return x.Float()
 	}
 	return 0
 }

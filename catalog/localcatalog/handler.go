@@ -492,15 +492,21 @@ func (c *call) writeTable(meta table.Metadata, loc string) {
 	writeJSON(c.w, http.StatusOK, loadTableResult{MetadataLocation: loc, Metadata: meta, Config: map[string]string{}})
 }
 
+// createRequest is what the spec's requests to create a table and to
+// create a view have in common.
+type createRequest struct {
+	Name       string             `json:"name"`
+	Location   string             `json:"location"`
+	Schema     *iceberg.Schema    `json:"schema"`
+	Properties iceberg.Properties `json:"properties"`
+}
+
 func (c *call) createTable(ns table.Identifier) error {
 	var req struct {
-		Name          string                        `json:"name"`
-		Location      string                        `json:"location"`
-		Schema        *iceberg.Schema               `json:"schema"`
+		createRequest
 		PartitionSpec *iceberg.UnboundPartitionSpec `json:"partition-spec"`
 		WriteOrder    *table.UnboundSortOrder       `json:"write-order"`
 		StageCreate   bool                          `json:"stage-create"`
-		Properties    iceberg.Properties            `json:"properties"`
 	}
 	if err := c.decode(&req); err != nil {
 		return err
@@ -511,11 +517,8 @@ func (c *call) createTable(ns table.Identifier) error {
 	if req.Schema == nil {
 		return invalidArgument("Invalid schema: null")
 	}
-	ident := append(slices.Clone(ns), req.Name)
-	if err := c.requireNamespace(ns); err != nil {
-		return err
-	}
-	if err := c.requireFree(ident, false); err != nil {
+	ident, loc, err := c.newPlace(ns, req.Name, req.Location, false)
+	if err != nil {
 		return err
 	}
 	var spec *iceberg.PartitionSpec
@@ -525,13 +528,6 @@ func (c *call) createTable(ns table.Identifier) error {
 	order := table.UnsortedSortOrder
 	if req.WriteOrder != nil {
 		order = req.WriteOrder.SortOrder
-	}
-	loc := strings.TrimRight(req.Location, "/")
-	if loc == "" {
-		var err error
-		if loc, err = c.tableLocation(ident); err != nil {
-			return err
-		}
 	}
 	// Building the metadata here checks schema, spec, order and properties,
 	// so that what the client got wrong is a 400, not a storage error.
@@ -633,6 +629,24 @@ func (c *call) registerTable(ns table.Identifier) error {
 	c.h.cache.put(req.MetadataLocation, tbl.Metadata(), 0)
 	c.writeTable(tbl.Metadata(), req.MetadataLocation)
 	return nil
+}
+
+// newPlace checks that a new table (or a view, if view) may be named name
+// in namespace ns, and returns its identifier and its location: loc as the
+// request gave it, else tableLocation's.
+func (c *call) newPlace(ns table.Identifier, name, loc string, view bool) (table.Identifier, string, error) {
+	ident := append(slices.Clone(ns), name)
+	if err := c.requireNamespace(ns); err != nil {
+		return nil, "", err
+	}
+	if err := c.requireFree(ident, view); err != nil {
+		return nil, "", err
+	}
+	if loc = strings.TrimRight(loc, "/"); loc != "" {
+		return ident, loc, nil
+	}
+	loc, err := c.tableLocation(ident)
+	return ident, loc, err
 }
 
 // tableLocation is where a new table goes when the request names no

@@ -13,6 +13,8 @@ import (
 	"github.com/apache/iceberg-go"
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/internal/manifests"
 )
 
 // purgeTable answers a drop with purgeRequested: the table is dropped, then
@@ -119,26 +121,20 @@ func referencedFiles(ctx context.Context, warehouse, loc string, meta table.Meta
 	if err != nil {
 		return files, err
 	}
-	seen := map[string]bool{}
 	for _, snap := range meta.Snapshots() {
 		add(snap.ManifestList)
-		manifests, err := snap.Manifests(fsys)
+	}
+	for m, err := range manifests.All(fsys, meta.Snapshots()) {
 		if err != nil {
 			return files, err
 		}
-		for _, m := range manifests {
-			if seen[m.FilePath()] {
-				continue
-			}
-			seen[m.FilePath()] = true
-			add(m.FilePath())
-			entries, err := m.FetchEntries(fsys, false)
-			if err != nil {
-				return files, err
-			}
-			for _, e := range entries {
-				add(e.DataFile().FilePath())
-			}
+		add(m.FilePath())
+		entries, err := m.FetchEntries(fsys, false)
+		if err != nil {
+			return files, err
+		}
+		for _, e := range entries {
+			add(e.DataFile().FilePath())
 		}
 	}
 	return files, nil

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,11 +48,8 @@ func (c *call) listViews(ns table.Identifier) error {
 
 func (c *call) createView(ns table.Identifier) error {
 	var req struct {
-		Name        string             `json:"name"`
-		Location    string             `json:"location"`
-		Schema      *iceberg.Schema    `json:"schema"`
-		ViewVersion *view.Version      `json:"view-version"`
-		Properties  iceberg.Properties `json:"properties"`
+		createRequest
+		ViewVersion *view.Version `json:"view-version"`
 	}
 	if err := c.decode(&req); err != nil {
 		return err
@@ -67,19 +63,9 @@ func (c *call) createView(ns table.Identifier) error {
 	case req.ViewVersion == nil:
 		return invalidArgument("Invalid view version: null")
 	}
-	ident := append(slices.Clone(ns), req.Name)
-	if err := c.requireNamespace(ns); err != nil {
+	ident, loc, err := c.newPlace(ns, req.Name, req.Location, true)
+	if err != nil {
 		return err
-	}
-	if err := c.requireFree(ident, true); err != nil {
-		return err
-	}
-	loc := strings.TrimRight(req.Location, "/")
-	if loc == "" {
-		var err error
-		if loc, err = c.tableLocation(ident); err != nil {
-			return err
-		}
 	}
 	// As the reference's view builder does: the version is the view's first,
 	// written now, on the request's schema.

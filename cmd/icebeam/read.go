@@ -70,11 +70,11 @@ type readCommand struct {
 	table      tableArg
 }
 
-func newReadCommand(name, args string, stderr io.Writer) *readCommand {
+func newReadCommand(name string, stderr io.Writer) *readCommand {
 	c := &readCommand{name: name, fs: newFlagSet(name, stderr)}
 	c.cfg.RegisterFlags(c.fs)
 	c.fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: icebeam %s %s\n\n", name, args)
+		fmt.Fprintf(stderr, "Usage: icebeam %s [flags] NS.TABLE[@REF][#HASH]\n\n", name)
 		fmt.Fprintln(stderr, "NS.TABLE may end in @REF (a Nessie branch or tag with --catalog=nessie, an Iceberg")
 		fmt.Fprintln(stderr, "branch or tag otherwise, like --ref) and, for Nessie only, #HASH (a Nessie commit).")
 		fmt.Fprintln(stderr)
@@ -141,6 +141,21 @@ func (c *readCommand) resolveRef() error {
 	return nil
 }
 
+// run is a read command that needs nothing but the table: it parses args,
+// loads the table and passes it to show. (scan vets its own flags between
+// parsing and loading.)
+func (c *readCommand) run(ctx context.Context, args []string, show func(*table.Table) error) error {
+	if err := c.parse(args); err != nil {
+		return err
+	}
+	tbl, stop, err := c.load(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	return show(tbl)
+}
+
 // load opens the catalog (starting the embedded one when no URI is given)
 // and loads the table.
 func (c *readCommand) load(ctx context.Context) (*table.Table, func() error, error) {
@@ -177,16 +192,8 @@ func (c *readCommand) head(tbl *table.Table) *table.Snapshot {
 }
 
 func runDescribe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newReadCommand("describe", "[flags] NS.TABLE[@REF][#HASH]", stderr)
-	if err := c.parse(args); err != nil {
-		return err
-	}
-	tbl, stop, err := c.load(ctx)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	return describe(stdout, c, tbl)
+	c := newReadCommand("describe", stderr)
+	return c.run(ctx, args, func(tbl *table.Table) error { return describe(stdout, c, tbl) })
 }
 
 func describe(w io.Writer, c *readCommand, tbl *table.Table) error {
@@ -306,17 +313,9 @@ func formatMillis(ms int64) string {
 var snapshotColumns = []string{"snapshot_id", "parent_id", "timestamp", "operation", "added_records", "added_data_files", "commit_id"}
 
 func runSnapshots(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newReadCommand("snapshots", "[flags] NS.TABLE[@REF][#HASH]", stderr)
+	c := newReadCommand("snapshots", stderr)
 	format := c.fs.String("format", inspect.Aligned, "output format: table, csv or json (one object per line)")
-	if err := c.parse(args); err != nil {
-		return err
-	}
-	tbl, stop, err := c.load(ctx)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	return snapshotRows(c, tbl).Write(stdout, *format)
+	return c.run(ctx, args, func(tbl *table.Table) error { return snapshotRows(c, tbl).Write(stdout, *format) })
 }
 
 // snapshotRows lists the table's snapshots oldest first; with an Iceberg
@@ -371,7 +370,7 @@ func summaryNumber(v string) any {
 }
 
 func runScan(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	c := newReadCommand("scan", "[flags] NS.TABLE[@REF][#HASH]", stderr)
+	c := newReadCommand("scan", stderr)
 	snapshot := c.fs.Int64("snapshot", 0, "read this snapshot id instead of the current one (not with @REF or --ref on non-Nessie catalogs)")
 	limit := c.fs.Int("limit", 20, "print at most this many rows; 0 prints all")
 	format := c.fs.String("format", inspect.Aligned, "output format: table, csv or json (one object per line)")

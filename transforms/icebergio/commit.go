@@ -394,16 +394,24 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 	if done.AfterCommit != nil {
 		log.Warnf(ctx, "icebergio: table %s commit %s landed; after it: %v", dest, commitID, done.AfterCommit)
 	}
+	ms := countCommit(ctx, start, res)
+	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d bytes=%d ms=%d write_ms=%d",
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, w.writeMS)
+	s.expire(ctx, dest)
+	return res, nil
+}
+
+// countCommit adds res, a commit that landed after it began at start, to
+// the metrics every commit moves, and returns how long it took in
+// milliseconds.
+func countCommit(ctx context.Context, start time.Time, res CommitResult) int64 {
 	ms := time.Since(start).Milliseconds()
 	latencyDist.Update(ctx, ms)
 	commitsCounter.Inc(ctx, 1)
 	rowsCounter.Inc(ctx, res.Rows)
 	filesCounter.Inc(ctx, res.Files)
 	bytesCounter.Inc(ctx, res.Bytes)
-	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d bytes=%d ms=%d write_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.Bytes, ms, w.writeMS)
-	s.expire(ctx, dest)
-	return res, nil
+	return ms
 }
 
 // paneRequest is the commit of one pane of dest under commitID, found by

@@ -536,12 +536,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	}
 	res.DeletedRows = plan.deleted + plan.updated
 	res.DeleteFiles = int64(len(w.dvs) + len(w.eq))
-	ms := time.Since(start).Milliseconds()
-	latencyDist.Update(ctx, ms)
-	commitsCounter.Inc(ctx, 1)
-	rowsCounter.Inc(ctx, res.Rows)
-	filesCounter.Inc(ctx, res.Files)
-	bytesCounter.Inc(ctx, res.Bytes)
+	ms := countCommit(ctx, start, res)
 	upsertedCounter.Inc(ctx, plan.upserted)
 	updatedCounter.Inc(ctx, plan.updated)
 	deletedCounter.Inc(ctx, plan.deleted)

@@ -43,42 +43,49 @@ var (
 // decimal string in bytes.
 func RewriteDataFiles(s beam.Scope, cfg catalog.Config, plan *RewritePlan) beam.PCollection {
 	s = s.Scope("maintenance.RewriteDataFiles")
-	groups := beam.ParDo(s, &planFn{Catalog: cfg, Table: plan.Table, SnapshotID: plan.SnapshotID,
+	on := onTable{Catalog: cfg, Table: plan.Table}
+	groups := beam.ParDo(s, &planFn{onTable: on, SnapshotID: plan.SnapshotID,
 		Target: plan.TargetFileSize, MinInputFiles: plan.MinInputFiles}, beam.Impulse(s))
 	groups = beam.Reshuffle(s, groups)
-	results := beam.ParDo(s, &rewriteFn{Catalog: cfg, Table: plan.Table, Target: plan.TargetFileSize}, groups)
+	results := beam.ParDo(s, &rewriteFn{onTable: on, Target: plan.TargetFileSize}, groups)
 	all := beam.GroupByKey(s, beam.AddFixedKey(s, results))
-	return beam.ParDo(s, &commitFn{Catalog: cfg, Table: plan.Table, RunID: plan.RunID, SnapshotID: plan.SnapshotID}, all)
+	return beam.ParDo(s, &commitFn{onTable: on, RunID: plan.RunID, SnapshotID: plan.SnapshotID}, all)
 }
 
-// loadTable opens the catalog (cached per process) and loads name.
-func loadTable(ctx context.Context, cfg catalog.Config, name string) (icecatalog.Catalog, *table.Table, error) {
-	ident, err := catalog.ParseTable(name)
+// onTable is what each DoFn of the rewrite holds first: the table it works
+// on, in the catalog as workers reach it.
+type onTable struct {
+	Catalog catalog.Config `json:"catalog"`
+	Table   string         `json:"table"`
+}
+
+// load opens the catalog (cached per process) and loads the table.
+func (o onTable) load(ctx context.Context) (icecatalog.Catalog, *table.Table, error) {
+	ident, err := catalog.ParseTable(o.Table)
 	if err != nil {
 		return nil, nil, err
 	}
-	cat, err := catalog.Open(ctx, cfg)
+	cat, err := catalog.Open(ctx, o.Catalog)
 	if err != nil {
 		return nil, nil, err
 	}
 	tbl, err := cat.LoadTable(ctx, ident)
 	if err != nil {
-		return nil, nil, fmt.Errorf("loading table %s: %w", name, err)
+		return nil, nil, fmt.Errorf("loading table %s: %w", o.Table, err)
 	}
 	return cat, tbl, nil
 }
 
 // planFn plans the rewrite of a snapshot and emits its groups' descriptions.
 type planFn struct {
-	Catalog       catalog.Config `json:"catalog"`
-	Table         string         `json:"table"`
-	SnapshotID    int64          `json:"snapshot_id"`
-	Target        int64          `json:"target"`
-	MinInputFiles int            `json:"min_input_files"`
+	onTable
+	SnapshotID    int64 `json:"snapshot_id"`
+	Target        int64 `json:"target"`
+	MinInputFiles int   `json:"min_input_files"`
 }
 
 func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func([]byte)) error {
-	_, tbl, err := loadTable(ctx, f.Catalog, f.Table)
+	_, tbl, err := f.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -102,13 +109,12 @@ func (f *planFn) ProcessElement(ctx context.Context, _ []byte, emit func([]byte)
 
 // rewriteFn rewrites one group and emits the description of its result.
 type rewriteFn struct {
-	Catalog catalog.Config `json:"catalog"`
-	Table   string         `json:"table"`
-	Target  int64          `json:"target"`
+	onTable
+	Target int64 `json:"target"`
 }
 
 func (f *rewriteFn) ProcessElement(ctx context.Context, desc []byte, emit func([]byte)) error {
-	_, tbl, err := loadTable(ctx, f.Catalog, f.Table)
+	_, tbl, err := f.load(ctx)
 	if err != nil {
 		return err
 	}
@@ -136,14 +142,13 @@ func (f *rewriteFn) ProcessElement(ctx context.Context, desc []byte, emit func([
 
 // commitFn commits every group's result as one snapshot.
 type commitFn struct {
-	Catalog    catalog.Config `json:"catalog"`
-	Table      string         `json:"table"`
-	RunID      string         `json:"run_id"`
-	SnapshotID int64          `json:"snapshot_id"`
+	onTable
+	RunID      string `json:"run_id"`
+	SnapshotID int64  `json:"snapshot_id"`
 }
 
 func (f *commitFn) ProcessElement(ctx context.Context, _ int, descs func(*[]byte) bool, emit func([]byte)) error {
-	cat, tbl, err := loadTable(ctx, f.Catalog, f.Table)
+	cat, tbl, err := f.load(ctx)
 	if err != nil {
 		return err
 	}

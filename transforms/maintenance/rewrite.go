@@ -14,6 +14,7 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/compaction"
+	"github.com/icebeam/icebeam/internal/manifests"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
@@ -551,23 +552,15 @@ func referencedDataFiles(ctx context.Context, tbl *table.Table) (map[string]stru
 		return nil, err
 	}
 	out := map[string]struct{}{}
-	seen := map[string]bool{}
-	for _, s := range tbl.Metadata().Snapshots() {
-		ms, err := s.Manifests(fs)
+	for m, err := range manifests.All(fs, tbl.Metadata().Snapshots()) {
 		if err != nil {
 			return nil, err
 		}
-		for _, m := range ms {
-			if seen[m.FilePath()] {
-				continue
+		for e, err := range m.Entries(fs, false) {
+			if err != nil {
+				return nil, err
 			}
-			seen[m.FilePath()] = true
-			for e, err := range m.Entries(fs, false) {
-				if err != nil {
-					return nil, err
-				}
-				out[e.DataFile().FilePath()] = struct{}{}
-			}
+			out[e.DataFile().FilePath()] = struct{}{}
 		}
 	}
 	return out, nil

@@ -21,11 +21,11 @@ import (
 // NewTracker tracks r from its start.
 func NewTracker(r offsetrange.Restriction) *Tracker { return &Tracker{rest: r, next: r.Start} }
 
-// Tracker tracks an offset range claimed in blocks: one claim covers
-// every row due, clipped atomically to the restriction's end, which the
-// runner may move at any time by splitting. (offsetrange's tracker claims
-// one position at a time: claiming a block's last position past a split
-// point would silently drop the rows before it.)
+// Tracker tracks an offset range claimed in blocks: one claim covers the
+// rows due (at most blockRows), clipped atomically to the restriction's
+// end, which the runner may move at any time by splitting. (offsetrange's
+// tracker claims one position at a time: claiming a block's last position
+// past a split point would silently drop the rows before it.)
 type Tracker struct {
 	mu      sync.Mutex
 	rest    offsetrange.Restriction
@@ -34,15 +34,9 @@ type Tracker struct {
 	err     error
 }
 
-// Next is the first unclaimed position.
-func (t *Tracker) Next() int64 {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.next
-}
-
-// Claim claims positions [from, to) with to <= upTo; done reports that the
-// restriction is finished and nothing more may be claimed.
+// Claim claims positions [from, to) with to <= upTo, at most blockRows of
+// them; done reports that the restriction is finished and nothing more may
+// be claimed.
 func (t *Tracker) Claim(upTo int64) (from, to int64, done bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -50,7 +44,7 @@ func (t *Tracker) Claim(upTo int64) (from, to int64, done bool) {
 	if t.stopped {
 		return from, from, true
 	}
-	to = max(from, min(upTo, t.rest.End))
+	to = max(from, min(upTo, from+blockRows, t.rest.End))
 	t.next = to
 	if to >= t.rest.End {
 		t.stopped = true
@@ -169,7 +163,7 @@ func Pace(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sc
 			rt.End()
 			return sdf.StopProcessing(), nil
 		}
-		from, to, done := rt.Claim(min(sched.DueBy(now), rt.Next()+blockRows))
+		from, to, done := rt.Claim(sched.DueBy(now))
 		if to > from {
 			if err := emit(from, to, now); err != nil {
 				return sdf.StopProcessing(), err

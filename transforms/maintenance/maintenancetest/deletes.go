@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 )
@@ -29,34 +28,25 @@ func EqDeletes(t testing.TB, tbl *table.Table, names []string, keys []map[string
 		}
 		ids = append(ids, f.ID)
 	}
-	sc, err := table.SchemaToArrowSchema(sel, nil, true, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	defer b.Release()
-	for _, k := range keys {
-		for i, f := range sc.Fields() {
-			v := k[f.Name]
-			switch fb := b.Field(i).(type) {
-			case *array.Int64Builder:
-				if v == nil {
-					fb.AppendNull()
-				} else {
-					fb.Append(v.(int64))
-				}
-			case *array.StringBuilder:
-				if v == nil {
-					fb.AppendNull()
-				} else {
-					fb.Append(v.(string))
-				}
-			default:
-				t.Fatalf("EqDeletes: column %s of type %s", f.Name, f.Type)
+	rec := record(t, sel, len(keys), func(i int, f arrow.Field, fb array.Builder) {
+		v := keys[i][f.Name]
+		switch fb := fb.(type) {
+		case *array.Int64Builder:
+			if v == nil {
+				fb.AppendNull()
+			} else {
+				fb.Append(v.(int64))
 			}
+		case *array.StringBuilder:
+			if v == nil {
+				fb.AppendNull()
+			} else {
+				fb.Append(v.(string))
+			}
+		default:
+			t.Fatalf("EqDeletes: column %s of type %s", f.Name, f.Type)
 		}
-	}
-	rec := b.NewRecordBatch()
+	})
 	defer rec.Release()
 	tx := tbl.NewTransaction()
 	files, err := tx.WriteEqualityDeletes(ctx, ids, func(yield func(arrow.RecordBatch, error) bool) { yield(rec, nil) })
@@ -76,31 +66,14 @@ func EqDeletes(t testing.TB, tbl *table.Table, names []string, keys []map[string
 // DeleteFiles lists the live delete files of tbl's current snapshot.
 func DeleteFiles(t testing.TB, tbl *table.Table) (eq, pos, dvs []iceberg.DataFile) {
 	t.Helper()
-	fs, err := tbl.FS(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := tbl.CurrentSnapshot().Manifests(fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range ms {
-		if m.ManifestContent() != iceberg.ManifestContentDeletes {
-			continue
-		}
-		for e, err := range m.Entries(fs, true) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			df := e.DataFile()
-			switch {
-			case df.ContentType() == iceberg.EntryContentEqDeletes:
-				eq = append(eq, df)
-			case table.IsDeletionVector(df):
-				dvs = append(dvs, df)
-			default:
-				pos = append(pos, df)
-			}
+	for _, df := range liveFiles(t, tbl, iceberg.ManifestContentDeletes) {
+		switch {
+		case df.ContentType() == iceberg.EntryContentEqDeletes:
+			eq = append(eq, df)
+		case table.IsDeletionVector(df):
+			dvs = append(dvs, df)
+		default:
+			pos = append(pos, df)
 		}
 	}
 	return eq, pos, dvs

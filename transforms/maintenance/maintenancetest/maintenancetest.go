@@ -105,45 +105,36 @@ func Rows(first, n int, parts []string, extra bool) []Row {
 // partition the rows touch.
 func Append(t testing.TB, tbl *table.Table, rows []Row) *table.Table {
 	t.Helper()
-	sc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, true, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	defer b.Release()
-	for _, r := range rows {
-		for i, f := range sc.Fields() {
-			fb := b.Field(i)
-			switch f.Name {
-			case "id":
-				fb.(*array.Int64Builder).Append(r.ID)
-			case "part":
-				fb.(*array.StringBuilder).Append(r.Part)
-			case "v":
-				fb.(*array.Float64Builder).Append(r.V)
-			case "s":
-				fb.(*array.StringBuilder).Append(r.S)
-			case "n":
-				switch nb := fb.(type) {
-				case *array.Int32Builder:
-					nb.Append(int32(r.N))
-				case *array.Int64Builder:
-					nb.Append(r.N)
-				}
-			case "extra":
-				if r.Extra == nil {
-					fb.AppendNull()
-				} else {
-					fb.(*array.StringBuilder).Append(*r.Extra)
-				}
-			default:
-				t.Fatalf("Append: unknown column %s", f.Name)
+	rec := record(t, tbl.Schema(), len(rows), func(i int, f arrow.Field, fb array.Builder) {
+		r := rows[i]
+		switch f.Name {
+		case "id":
+			fb.(*array.Int64Builder).Append(r.ID)
+		case "part":
+			fb.(*array.StringBuilder).Append(r.Part)
+		case "v":
+			fb.(*array.Float64Builder).Append(r.V)
+		case "s":
+			fb.(*array.StringBuilder).Append(r.S)
+		case "n":
+			switch nb := fb.(type) {
+			case *array.Int32Builder:
+				nb.Append(int32(r.N))
+			case *array.Int64Builder:
+				nb.Append(r.N)
 			}
+		case "extra":
+			if r.Extra == nil {
+				fb.AppendNull()
+			} else {
+				fb.(*array.StringBuilder).Append(*r.Extra)
+			}
+		default:
+			t.Fatalf("Append: unknown column %s", f.Name)
 		}
-	}
-	rec := b.NewRecordBatch()
+	})
 	defer rec.Release()
-	rdr, err := array.NewRecordReader(sc, []arrow.RecordBatch{rec})
+	rdr, err := array.NewRecordReader(rec.Schema(), []arrow.RecordBatch{rec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +144,24 @@ func Append(t testing.TB, tbl *table.Table, rows []Row) *table.Table {
 		t.Fatal(err)
 	}
 	return tbl
+}
+
+// record is one record batch of schema s (with its field ids) holding n
+// rows: set appends row i's value of the column f to the column's builder.
+func record(t testing.TB, s *iceberg.Schema, n int, set func(i int, f arrow.Field, fb array.Builder)) arrow.RecordBatch {
+	t.Helper()
+	sc, err := table.SchemaToArrowSchema(s, nil, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	for i := range n {
+		for j, f := range sc.Fields() {
+			set(i, f, b.Field(j))
+		}
+	}
+	return b.NewRecordBatch()
 }
 
 // Evolve adds the optional column extra and promotes n from int to long.
@@ -256,6 +265,13 @@ func ByPartition(rows []Row) map[string]map[string]int {
 // directly from its manifests.
 func LiveDataFiles(t testing.TB, tbl *table.Table) []iceberg.DataFile {
 	t.Helper()
+	return liveFiles(t, tbl, iceberg.ManifestContentData)
+}
+
+// liveFiles lists the files that the manifests of tbl's current snapshot
+// holding content (data or deletes) list as live.
+func liveFiles(t testing.TB, tbl *table.Table, content iceberg.ManifestContent) []iceberg.DataFile {
+	t.Helper()
 	snap := tbl.CurrentSnapshot()
 	if snap == nil {
 		return nil
@@ -270,7 +286,7 @@ func LiveDataFiles(t testing.TB, tbl *table.Table) []iceberg.DataFile {
 	}
 	var out []iceberg.DataFile
 	for _, m := range ms {
-		if m.ManifestContent() != iceberg.ManifestContentData {
+		if m.ManifestContent() != content {
 			continue
 		}
 		for e, err := range m.Entries(fsys, true) {

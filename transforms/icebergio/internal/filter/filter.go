@@ -193,31 +193,27 @@ func (p *filterParser) errorf(format string, args ...any) error {
 }
 
 func (p *filterParser) or() (iceberg.BooleanExpression, error) {
-	left, err := p.and()
-	if err != nil {
-		return nil, err
-	}
-	for p.keyword("or") {
-		right, err := p.and()
-		if err != nil {
-			return nil, err
-		}
-		left = iceberg.NewOr(left, right)
-	}
-	return left, nil
+	return p.joined("or", p.and, iceberg.NewOr)
 }
 
 func (p *filterParser) and() (iceberg.BooleanExpression, error) {
-	left, err := p.not()
+	return p.joined("and", p.not, iceberg.NewAnd)
+}
+
+// joined parses operands separated by the keyword op, as operand parses
+// them, and joins them left to right (iceberg.NewOr, iceberg.NewAnd).
+func (p *filterParser) joined(op string, operand func() (iceberg.BooleanExpression, error),
+	join func(l, r iceberg.BooleanExpression, more ...iceberg.BooleanExpression) iceberg.BooleanExpression) (iceberg.BooleanExpression, error) {
+	left, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	for p.keyword("and") {
-		right, err := p.not()
+	for p.keyword(op) {
+		right, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		left = iceberg.NewAnd(left, right)
+		left = join(left, right)
 	}
 	return left, nil
 }
