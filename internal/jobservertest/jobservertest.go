@@ -17,7 +17,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -262,15 +261,19 @@ func (s *Server) Count(substr string) int {
 	return n
 }
 
-var completedCheckpoint = regexp.MustCompile(`Completed checkpoint \d+ for job \S+ \((\d+) bytes`)
-
 // CheckpointSizes are the sizes in bytes of the job's completed Flink
-// checkpoints, in order, from the server's log.
+// checkpoints, in order, from the server's log lines "Completed checkpoint
+// N for job ID (BYTES bytes, ...".
 func (s *Server) CheckpointSizes() []int64 {
 	var sizes []int64
 	for _, l := range s.lines() {
-		if m := completedCheckpoint.FindStringSubmatch(l); m != nil {
-			n, _ := strconv.ParseInt(m[1], 10, 64)
+		_, rest, ok := strings.Cut(l, "Completed checkpoint ")
+		if !ok {
+			continue
+		}
+		_, rest, _ = strings.Cut(rest, " (")
+		size, _, _ := strings.Cut(rest, " bytes")
+		if n, err := strconv.ParseInt(size, 10, 64); err == nil {
 			sizes = append(sizes, n)
 		}
 	}

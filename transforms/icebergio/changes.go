@@ -3,6 +3,7 @@ package icebergio
 import (
 	"context"
 	"fmt"
+	"iter"
 	"reflect"
 	"slices"
 	"strings"
@@ -402,11 +403,7 @@ func (t *changesTracker) IsDone() bool {
 	return t.err == nil && (t.rest.Done || t.stopped)
 }
 
-func (t *changesTracker) GetRestriction() any {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.rest
-}
+func (t *changesTracker) GetRestriction() any { return t.position() }
 
 func (t *changesTracker) IsBounded() bool {
 	t.mu.Lock()
@@ -752,7 +749,6 @@ func (f *changesFn) emitSnapshot(ctx context.Context, tbl *table.Table, snap tab
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: planning the files of snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
 	}
-	commit := mtime.FromMilliseconds(snap.TimestampMs)
 	if len(tasks) == 0 {
 		return nil
 	}
@@ -762,24 +758,7 @@ func (f *changesFn) emitSnapshot(ctx context.Context, tbl *table.Table, snap tab
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: reading snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
 	}
-	earliest := mtime.MaxTimestamp
-	var n int64
-	for rec, rerr := range recs {
-		if rerr != nil {
-			return fmt.Errorf("icebergio: table %s: reading snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, rerr)
-		}
-		if err := f.emitBatch(rec, commit, &earliest, emit); err != nil {
-			rec.Release()
-			return fmt.Errorf("icebergio: table %s: snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
-		}
-		n += rec.NumRows()
-		rec.Release()
-	}
-	f.rowCount.Inc(ctx, n)
-	if f.Cfg.TimestampColumn != "" && earliest != mtime.MaxTimestamp {
-		we.advance(earliest)
-	}
-	return nil
+	return f.emitAll(ctx, snap, recs, we, emit)
 }
 
 // emitRowChanges emits the row-level changes of snap, whose ordinal is
@@ -793,18 +772,35 @@ func (f *changesFn) emitRowChanges(ctx context.Context, tbl *table.Table, snap t
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: the changes of snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
 	}
+	return f.emitAll(ctx, snap, func(yield func(arrow.RecordBatch, error) bool) {
+		for i, rec := range batches {
+			if !yield(rec, nil) {
+				for _, r := range batches[i+1:] {
+					r.Release()
+				}
+				return
+			}
+		}
+	}, we, emit)
+}
+
+// emitAll emits the rows of recs, batches of snap, releasing each, with
+// the snapshot's commit time as event time (or the rows' own), and moves
+// the watermark to the earliest row's time when rows carry their own.
+func (f *changesFn) emitAll(ctx context.Context, snap table.Snapshot, recs iter.Seq2[arrow.RecordBatch, error], we *changesWatermark, emit func(beam.EventTime, beam.X)) error {
 	commit := mtime.FromMilliseconds(snap.TimestampMs)
 	earliest := mtime.MaxTimestamp
 	var n int64
-	for i, rec := range batches {
-		if err := f.emitBatch(rec, commit, &earliest, emit); err != nil {
-			for _, r := range batches[i:] {
-				r.Release()
-			}
-			return fmt.Errorf("icebergio: table %s: snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
+	for rec, err := range recs {
+		if err != nil {
+			return fmt.Errorf("icebergio: table %s: reading snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
 		}
+		err := f.emitBatch(rec, commit, &earliest, emit)
 		n += rec.NumRows()
 		rec.Release()
+		if err != nil {
+			return fmt.Errorf("icebergio: table %s: snapshot %d: %w", f.Cfg.Table, snap.SnapshotID, err)
+		}
 	}
 	f.rowCount.Inc(ctx, n)
 	if f.Cfg.TimestampColumn != "" && earliest != mtime.MaxTimestamp {
