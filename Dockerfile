@@ -5,7 +5,7 @@
 #   docker build --build-arg PIPELINE=clicks --build-arg VERSION=$(git describe --always --dirty) \
 #     -t REGION-docker.pkg.dev/PROJECT/icebeam/clicks:TAG .
 #
-# PIPELINE=maintain (table maintenance), PIPELINE=clicks_per_minute and PIPELINE=cdc build the same way.
+# PIPELINE=maintain (table maintenance), PIPELINE=clicks_per_minute, PIPELINE=cdc and PIPELINE=owners build the same way.
 #
 # Stage 1 compiles a static linux/amd64 binary; pipelines/*/main_test.go runs
 # this stage's `go build` line as written, so keep it on one RUN. Symbols are

@@ -2,9 +2,10 @@
 // data capture pipeline that upserts them into an Iceberg table: the Change
 // row the sink takes, Debezium's JSON change events parsed into it, two
 // unbounded sources of changes (a generated stream, and a replay of
-// newline-delimited Debezium files), and Replay, the deliberately simple
+// newline-delimited Debezium files), Replay, the deliberately simple
 // model of what the table holds after a stream, which the sink's tests
-// compare against.
+// compare against, and OwnerTotals, a per-owner view kept from the table's
+// row-level change stream.
 package cdc
 
 import (
