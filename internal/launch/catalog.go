@@ -63,6 +63,27 @@ func CheckedCatalog(ctx context.Context, flags catalog.Config) (cfg catalog.Conf
 	return cfg, stop, nil
 }
 
+// Begin is a pipeline main's steps between Start and building its
+// pipeline: the job's own checks (its flags, its sink's configuration),
+// then the catalog flags, each refusal one line naming the pipeline; then
+// the catalog, as CheckedCatalog opens it. A failure ends the process; the
+// caller defers stop.
+func Begin(ctx context.Context, name string, flags catalog.Config, checks ...func() error) (cfg catalog.Config, stop func() error) {
+	for _, check := range checks {
+		if err := check(); err != nil {
+			Fatalf("%s: %v", name, err)
+		}
+	}
+	if err := CheckCatalog(flags); err != nil {
+		Fatalf("%s: %v", name, err)
+	}
+	cfg, stop, err := CheckedCatalog(ctx, flags)
+	if err != nil {
+		Fatalf("%s: %v", name, err)
+	}
+	return cfg, stop
+}
+
 // Where names the catalog a job wrote to, for its summary: cfg as Catalog
 // resolved it, flags as given.
 func Where(cfg, flags catalog.Config) string {

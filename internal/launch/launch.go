@@ -18,6 +18,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
@@ -196,6 +197,44 @@ func Fatalf(format string, args ...any) {
 	slog.Error(fmt.Sprintf(format, args...))
 	os.Exit(1)
 }
+
+// Windows are the flags of a main that counts a change stream in windows
+// of commit time and commits what it counts.
+type Windows struct {
+	Window       time.Duration // --window
+	PollInterval time.Duration // --poll_interval
+	TriggerSecs  int           // --triggering_frequency_seconds
+	Duration     time.Duration // --duration
+}
+
+// RegisterFlags defines the flags on fs; windowUsage is --window's usage.
+func (w *Windows) RegisterFlags(fs *flag.FlagSet, windowUsage string) {
+	fs.DurationVar(&w.Window, "window", time.Minute, windowUsage)
+	fs.DurationVar(&w.PollInterval, "poll_interval", 5*time.Second, "how often the source table is checked for new snapshots")
+	fs.IntVar(&w.TriggerSecs, "triggering_frequency_seconds", 20, "seconds between commits")
+	fs.DurationVar(&w.Duration, "duration", 0, "stop reading the source after this long and finish; 0 runs until cancelled")
+}
+
+// Check refuses, naming the flag, what the job cannot run with: a window
+// under 1s or not lining up with minutes (dividing or divided by one), a
+// poll interval that is not positive, a trigger under 1s, a negative
+// duration.
+func (w Windows) Check() error {
+	switch {
+	case w.Window < time.Second || time.Minute%w.Window != 0 && w.Window%time.Minute != 0:
+		return fmt.Errorf("--window=%v: want at least 1s, dividing or divided by a minute", w.Window)
+	case w.PollInterval <= 0:
+		return fmt.Errorf("--poll_interval=%v: want a positive duration", w.PollInterval)
+	case w.TriggerSecs < 1:
+		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", w.TriggerSecs)
+	case w.Duration < 0:
+		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", w.Duration)
+	}
+	return nil
+}
+
+// Trigger is --triggering_frequency_seconds.
+func (w Windows) Trigger() time.Duration { return time.Duration(w.TriggerSecs) * time.Second }
 
 // Local reports whether the runner runs workers in this process, where a
 // loopback catalog and local files are reachable. vet and dot only build the

@@ -58,12 +58,6 @@ func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
 func main() {
 	launch.Start("cdc", version, "Applies a change log of an accounts table (generated, or Debezium JSON with --input) to an Iceberg\n"+
 		"table, one row-level commit per --triggering_frequency_seconds; runs until the log ends or Ctrl-C.")
-	if err := checkFlags(); err != nil {
-		launch.Fatalf("cdc: %v", err)
-	}
-	if err := launch.CheckCatalog(catalogFlags); err != nil {
-		launch.Fatalf("cdc: %v", err)
-	}
 	writeCfg := icebergio.Config{
 		WriterID:            "cdc-" + uuid.NewString(),
 		Table:               *icebergTable,
@@ -75,14 +69,8 @@ func main() {
 		Shards:              *writeShards,
 		Properties:          map[string]string{table.PropertyFormatVersion: fmt.Sprint(*formatVersion)},
 	}
-	if err := icebergio.Check(writeCfg, reflect.TypeFor[cdc.Change]()); err != nil {
-		launch.Fatalf("cdc: %v", err)
-	}
 	ctx := context.Background()
-	cfg, stop, err := launch.CheckedCatalog(ctx, catalogFlags)
-	if err != nil {
-		launch.Fatalf("cdc: %v", err)
-	}
+	cfg, stop := launch.Begin(ctx, "cdc", catalogFlags, checkFlags, func() error { return icebergio.Check(writeCfg, reflect.TypeFor[cdc.Change]()) })
 	defer stop()
 
 	p, s := beam.NewPipelineWithRoot()

@@ -62,12 +62,6 @@ func (p *partitionFields) Set(v string) error { *p = append(*p, v); return nil }
 func main() {
 	launch.Start("clicks", version, "Streams generated clicks (one row per --interval) into an Iceberg table, one commit per\n"+
 		"--triggering_frequency_seconds; runs until Ctrl-C (which commits the open window) or --duration.")
-	if err := checkFlags(); err != nil {
-		launch.Fatalf("clicks: %v", err)
-	}
-	if err := launch.CheckCatalog(catalogFlags); err != nil {
-		launch.Fatalf("clicks: %v", err)
-	}
 	writeCfg := icebergio.Config{
 		WriterID:            "clicks-" + uuid.NewString(),
 		Table:               *icebergTable,
@@ -79,15 +73,8 @@ func main() {
 	if *seqColumn {
 		rowType = reflect.TypeFor[clicks.SequencedClick]()
 	}
-	if err := icebergio.Check(writeCfg, rowType); err != nil {
-		launch.Fatalf("clicks: %v", err)
-	}
 	ctx := context.Background()
-
-	cfg, stop, err := launch.CheckedCatalog(ctx, catalogFlags)
-	if err != nil {
-		launch.Fatalf("clicks: %v", err)
-	}
+	cfg, stop := launch.Begin(ctx, "clicks", catalogFlags, checkFlags, func() error { return icebergio.Check(writeCfg, rowType) })
 	defer stop()
 
 	p, s := beam.NewPipelineWithRoot()

@@ -20,7 +20,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"log"
 	"reflect"
 	"time"
@@ -38,34 +37,25 @@ import (
 var (
 	sourceTable  = flag.String("source_table", "clicks.user_clicks", "the clicks table to read, namespace.table")
 	icebergTable = flag.String("iceberg_table", "clicks.user_clicks_per_minute", "destination table, namespace.table")
-	windowSize   = flag.Duration("window", time.Minute, "the counting window (a minute; shorter for tests)")
 	backfill     = flag.Bool("backfill", false, "on a first run, count the source's whole snapshot history first")
-	pollInterval = flag.Duration("poll_interval", 5*time.Second, "how often the source table is checked for new snapshots")
-	triggerSecs  = flag.Int("triggering_frequency_seconds", 20, "seconds between commits to the destination")
-	duration     = flag.Duration("duration", 0, "stop reading the source after this long and finish; 0 runs until cancelled")
 
+	windows      launch.Windows
 	catalogFlags catalog.Config
 
 	// version is stamped at build time (-ldflags "-X main.version=...").
 	version = "dev"
 )
 
-func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
+func init() {
+	windows.RegisterFlags(flag.CommandLine, "the counting window (a minute; shorter for tests)")
+	catalogFlags.RegisterFlags(flag.CommandLine)
+}
 
 func main() {
 	launch.Start("clicks_per_minute", version, "Counts the clicks of an Iceberg clicks table per user and minute of commit time, as a stream,\n"+
 		"into another Iceberg table; resumes where the output ends.")
-	if err := checkFlags(); err != nil {
-		launch.Fatalf("clicks_per_minute: %v", err)
-	}
-	if err := launch.CheckCatalog(catalogFlags); err != nil {
-		launch.Fatalf("clicks_per_minute: %v", err)
-	}
 	ctx := context.Background()
-	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
-	if err != nil {
-		launch.Fatalf("clicks_per_minute: %v", err)
-	}
+	cfg, stop := launch.Begin(ctx, "clicks_per_minute", catalogFlags, windows.Check)
 	defer stop()
 
 	start := time.Now()
@@ -73,13 +63,13 @@ func main() {
 		Catalog:      cfg,
 		Table:        *sourceTable,
 		Columns:      []string{"user_id", "click_count"},
-		PollInterval: *pollInterval,
+		PollInterval: windows.PollInterval,
 	}
-	if *duration > 0 {
-		changes.StopAt = start.Add(*duration)
+	if windows.Duration > 0 {
+		changes.StopAt = start.Add(windows.Duration)
 	}
 	if launch.Waits() {
-		from, note, err := resume(ctx, cfg, *sourceTable, *icebergTable, *windowSize, *backfill, start)
+		from, note, err := resume(ctx, cfg, *sourceTable, *icebergTable, windows.Window, *backfill, start)
 		if err != nil {
 			stop()
 			launch.Fatalf("clicks_per_minute: %v", err)
@@ -89,11 +79,11 @@ func main() {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	rows := icebergio.ReadChanges(s.Scope("ReadFromIceberg"), changes, reflect.TypeFor[clicks.Click]())
-	counts := clicks.PerWindow(s, *windowSize, rows)
+	counts := clicks.PerWindow(s, windows.Window, rows)
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
 		Catalog:             cfg,
 		Table:               *icebergTable,
-		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		TriggeringFrequency: windows.Trigger(),
 		WriterID:            "clicks_per_minute-" + uuid.NewString(),
 		PartitionBy:         []string{"day(window_start)"},
 	}, counts)
@@ -104,19 +94,4 @@ func main() {
 	if launch.Waits() {
 		log.Printf("clicks_per_minute: done in %v; counts in %s", time.Since(start).Round(time.Second), *icebergTable)
 	}
-}
-
-// checkFlags refuses values the job cannot run with, before any work.
-func checkFlags() error {
-	switch {
-	case *windowSize < time.Second || time.Minute%*windowSize != 0 && *windowSize%time.Minute != 0:
-		return fmt.Errorf("--window=%v: want at least 1s, dividing or divided by a minute", *windowSize)
-	case *pollInterval <= 0:
-		return fmt.Errorf("--poll_interval=%v: want a positive duration", *pollInterval)
-	case *triggerSecs < 1:
-		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
-	case *duration < 0:
-		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
-	}
-	return nil
 }

@@ -40,34 +40,25 @@ import (
 var (
 	sourceTable  = flag.String("source_table", "cdc.accounts", "the accounts table to read (kept by the cdc pipeline), namespace.table")
 	icebergTable = flag.String("iceberg_table", "cdc.owners", "the per-owner view to keep, namespace.table")
-	windowSize   = flag.Duration("window", time.Minute, "window of commit time in which an owner's changes are summed: the view changes at most once per owner and window")
-	pollInterval = flag.Duration("poll_interval", 5*time.Second, "how often the source table is checked for new snapshots")
-	triggerSecs  = flag.Int("triggering_frequency_seconds", 20, "seconds between commits to the view")
-	duration     = flag.Duration("duration", 0, "stop reading the source after this long and finish; 0 runs until cancelled")
 	rebuild      = flag.Bool("rebuild", false, "drop the view table if it exists and build it again from the source's history")
 
+	windows      launch.Windows
 	catalogFlags catalog.Config
 
 	// version is stamped at build time (-ldflags "-X main.version=...").
 	version = "dev"
 )
 
-func init() { catalogFlags.RegisterFlags(flag.CommandLine) }
+func init() {
+	windows.RegisterFlags(flag.CommandLine, "window of commit time in which an owner's changes are summed: the view changes at most once per owner and window")
+	catalogFlags.RegisterFlags(flag.CommandLine)
+}
 
 func main() {
 	launch.Start("owners", version, "Keeps a per-owner view (total balance, number of accounts) of the cdc pipeline's accounts table,\n"+
 		"from its row-level change stream, as an Iceberg table updated through upserts.")
-	if err := checkFlags(); err != nil {
-		launch.Fatalf("owners: %v", err)
-	}
-	if err := launch.CheckCatalog(catalogFlags); err != nil {
-		launch.Fatalf("owners: %v", err)
-	}
 	ctx := context.Background()
-	cfg, stop, err := launch.Catalog(ctx, catalogFlags)
-	if err != nil {
-		launch.Fatalf("owners: %v", err)
-	}
+	cfg, stop := launch.Begin(ctx, "owners", catalogFlags, windows.Check)
 	defer stop()
 
 	start := time.Now()
@@ -77,10 +68,10 @@ func main() {
 		From:         icebergio.Earliest,
 		Mode:         icebergio.RowChanges,
 		Columns:      []string{"id", "owner", "balance_cents"},
-		PollInterval: *pollInterval,
+		PollInterval: windows.PollInterval,
 	}
-	if *duration > 0 {
-		changes.StopAt = start.Add(*duration)
+	if windows.Duration > 0 {
+		changes.StopAt = start.Add(windows.Duration)
 	}
 	if launch.Waits() {
 		note, err := prepare(ctx, cfg, *sourceTable, *icebergTable, *rebuild)
@@ -92,7 +83,7 @@ func main() {
 	}
 	p, s := beam.NewPipelineWithRoot()
 	rows := icebergio.ReadChanges(s.Scope("ReadFromIceberg"), changes, reflect.TypeFor[cdc.AccountChange]())
-	totals := cdc.OwnerTotals(s, *windowSize, rows)
+	totals := cdc.OwnerTotals(s, windows.Window, rows)
 	icebergio.Write(s.Scope("WriteToIceberg"), icebergio.Config{
 		Catalog:             cfg,
 		Table:               *icebergTable,
@@ -100,7 +91,7 @@ func main() {
 		Key:                 []string{"owner"},
 		Op:                  "op",
 		Order:               "as_of",
-		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second,
+		TriggeringFrequency: windows.Trigger(),
 		WriterID:            "owners-" + uuid.NewString(),
 	}, totals)
 	if err := beamx.Run(ctx, p); err != nil {
@@ -110,21 +101,6 @@ func main() {
 	if launch.Waits() {
 		log.Printf("owners: done in %v; the view is %s", time.Since(start).Round(time.Second), *icebergTable)
 	}
-}
-
-// checkFlags refuses values the job cannot run with, before any work.
-func checkFlags() error {
-	switch {
-	case *windowSize < time.Second || time.Minute%*windowSize != 0 && *windowSize%time.Minute != 0:
-		return fmt.Errorf("--window=%v: want at least 1s, dividing or divided by a minute", *windowSize)
-	case *pollInterval <= 0:
-		return fmt.Errorf("--poll_interval=%v: want a positive duration", *pollInterval)
-	case *triggerSecs < 1:
-		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
-	case *duration < 0:
-		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
-	}
-	return nil
 }
 
 // prepare checks that the view can be built exactly: the source exists and
