@@ -109,17 +109,7 @@ PATCHED=(
 assemble_patch() {
   local dir="$CACHE/flink/patch" patchfile="$ROOT/scripts/flink/beam-27648.patch" want part repo=() a
   want=$(cat "$patchfile" "$ROOT/scripts/flink/pom.xml" | sha256sum | cut -d' ' -f1)
-  [ -f "$dir/beam-27648.jar" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ] && return 0
-  # go test starts job servers from parallel packages: one builds, the
-  # others wait for it (as assemble_pom does).
-  if command -v flock > /dev/null 2>&1; then
-    exec 8> "$CACHE/flink/.patch.lock"
-    flock 8
-    if [ -f "$dir/beam-27648.jar" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ]; then
-      exec 8>&-
-      return 0
-    fi
-  fi
+  build_lock "$dir" "$want" "$dir/beam-27648.jar" && return 0
   command -v javac > /dev/null 2>&1 || die "javac not found: patching the Flink job server needs a JDK (apt-get install openjdk-17-jdk-headless)"
   log "patching the flink job server (apache/beam#27648) into $dir"
   part="$dir.part"
@@ -139,12 +129,9 @@ $(tail -n 20 "$part/mvn.log")"
     -cp "$(lib_dir flink)/*" "${PATCHED[@]}") > "$part/javac.log" 2>&1 ||
     die "compiling the patched classes failed: $(tail -n 20 "$part/javac.log")"
   jar cf "$part/beam-27648.jar" -C "$part/classes" .
-  rm -rf "$dir"
-  mkdir -p "$dir"
   mv "$part/beam-27648.jar" "$dir/"
-  echo "$want" > "$dir/.stamp"
   rm -rf "$part"
-  exec 8>&- || true
+  build_done "$dir" "$want"
 }
 
 # classpath RUNNER: the job server's java classpath, the Flink patch first.

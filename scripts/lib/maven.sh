@@ -14,6 +14,12 @@
 #   check_java                     fails unless that java is MIN or newer; warns
 #                                  above MAX_TESTED
 #   assemble_pom POM DIR M2 WHAT   copies POM's runtime dependencies into DIR/lib, once
+#   build_lock DIR WANT FILE       for a build of FILE kept once per WANT (a hash of its
+#                                  inputs): 0 when FILE exists and DIR/.stamp holds WANT;
+#                                  else 1, holding DIR/.lock (fd 9), so that parallel
+#                                  callers (go test's packages) build once: the one that
+#                                  builds ends with build_done DIR WANT
+#   build_done DIR WANT            records WANT in DIR/.stamp and releases the lock
 #
 # Messages go through log MESSAGE (progress, to stderr) and die MESSAGE (to
 # stderr, then exit 1), which the sourcing script defines: they carry its name.
@@ -60,23 +66,35 @@ check_java() {
   return 0
 }
 
+built() { [ -e "$3" ] && [ "$(cat "$1/.stamp" 2> /dev/null)" = "$2" ]; }
+
+build_lock() {
+  built "$@" && return 0
+  mkdir -p "$1"
+  if command -v flock > /dev/null 2>&1; then
+    exec 9> "$1/.lock"
+    flock 9
+    # Another process may have finished it while we waited.
+    if built "$@"; then
+      exec 9>&-
+      return 0
+    fi
+  fi
+  return 1
+}
+
+build_done() {
+  printf '%s\n' "$2" > "$1/.stamp"
+  exec 9>&- 2> /dev/null || true
+}
+
 assemble_pom() {
   local pom=$1 dir=$2 m2=$3 what=$4
   local lib="$dir/lib" name want
   [ -f "$pom" ] || die "missing $pom"
   name=${pom#"$MAVEN_SH_ROOT/"}
   want=$(sha256sum < "$pom" | cut -d' ' -f1)
-  [ -d "$lib" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ] && return 0
-  mkdir -p "$dir"
-  if command -v flock > /dev/null 2>&1; then
-    exec 9> "$dir/.lock"
-    flock 9
-    # Another process may have finished it while we waited.
-    if [ -d "$lib" ] && [ "$(cat "$dir/.stamp" 2> /dev/null)" = "$want" ]; then
-      exec 9>&-
-      return 0
-    fi
-  fi
+  build_lock "$dir" "$want" "$lib" && return 0
   command -v mvn > /dev/null 2>&1 ||
     die "mvn not found: assembling $what needs Maven 3.6.3+ (apt-get install maven)"
   check_java
@@ -95,9 +113,8 @@ $(grep -v '^\s*$' "$dir/mvn.log" | tail -n 20)"
   fi
   rm -rf "$lib"
   mv "$lib.part" "$lib"
-  printf '%s\n' "$want" > "$dir/.stamp"
   n=$(find "$lib" -name '*.jar' | wc -l)
   size=$(du -sh "$lib" | cut -f1)
   log "assembled $what: $n jars, $size in $(($(date +%s) - t0))s"
-  exec 9>&- 2> /dev/null || true
+  build_done "$dir" "$want"
 }
