@@ -69,19 +69,32 @@ func main() {
 		PartitionBy:         partitionBy,
 		Shards:              *writeShards,
 	}
-	rowType := reflect.TypeFor[clicks.Click]()
-	if *seqColumn {
-		rowType = reflect.TypeFor[clicks.SequencedClick]()
+	// One table takes the rows as Arrow batches, with no element per row;
+	// a template is filled from each row's fields.
+	records := !strings.Contains(*icebergTable, "{")
+	checkWrite := func() error {
+		if records {
+			return icebergio.CheckRecords(writeCfg, clicks.Schema(*seqColumn))
+		}
+		rowType := reflect.TypeFor[clicks.Click]()
+		if *seqColumn {
+			rowType = reflect.TypeFor[clicks.SequencedClick]()
+		}
+		return icebergio.Check(writeCfg, rowType)
 	}
 	ctx := context.Background()
-	cfg, stop := launch.Begin(ctx, "clicks", catalogFlags, checkFlags, func() error { return icebergio.Check(writeCfg, rowType) })
+	cfg, stop := launch.Begin(ctx, "clicks", catalogFlags, checkFlags, checkWrite)
 	defer stop()
 
 	p, s := beam.NewPipelineWithRoot()
-	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn}
+	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn, Records: records}
 	rows := clicks.Generate(s, gen)
 	writeCfg.Catalog = cfg
-	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, rows)
+	if records {
+		icebergio.WriteRecords(s.Scope("WriteToIceberg"), writeCfg, clicks.Schema(*seqColumn), rows)
+	} else {
+		icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, rows)
+	}
 
 	if launch.Local() {
 		stopOnSignal()

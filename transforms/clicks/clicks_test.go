@@ -1,12 +1,18 @@
 package clicks
 
 import (
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/passert"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
@@ -59,3 +65,59 @@ func TestGenerateSequenced(t *testing.T) {
 	passert.Equals(s, got, want...)
 	ptest.RunAndValidate(t, p)
 }
+
+// With Records the rows come as Arrow batches of Schema: decoded, they are
+// rows 0..n-1 exactly once, as ForIndex's hand-checked rule makes them, in
+// batches of at most 65,536 rows. The stream is due partly at once and
+// partly while it runs, so that batches are cut both by size and by time.
+func TestGenerateRecords(t *testing.T) {
+	const n = 300_000
+	interval := time.Microsecond
+	p, s := beam.NewPipelineWithRoot()
+	batches := Generate(s, Config{Interval: interval, Duration: n * interval, Start: time.Now().Add(-n * interval / 2), Sequenced: true, Records: true})
+	beam.ParDo0(s, &collectBytesFn{}, batches)
+	collected = nil
+	ptest.RunAndValidate(t, p)
+	seen := make([]bool, n)
+	for _, b := range collected {
+		rec, err := arrowipc.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.Schema().Equal(Schema(true)) || rec.NumRows() > 1<<16 {
+			t.Fatalf("batch of %d rows, schema %s", rec.NumRows(), rec.Schema())
+		}
+		seqs, users, counts := rec.Column(0).(*array.Int64), rec.Column(1).(*array.String), rec.Column(2).(*array.Int64)
+		for r := range int(rec.NumRows()) {
+			i := seqs.Value(r)
+			if seen[i] {
+				t.Fatalf("row %d twice", i)
+			}
+			seen[i] = true
+			if u, c := users.Value(r), counts.Value(r); u != "user-"+strconv.Itoa(int(i%10)) || c != i%100 {
+				t.Fatalf("row %d is (%s, %d)", i, u, c)
+			}
+		}
+		rec.Release()
+	}
+	for i, ok := range seen {
+		if !ok {
+			t.Fatalf("row %d missing", i)
+		}
+	}
+}
+
+var (
+	collectedMu sync.Mutex
+	collected   [][]byte
+)
+
+type collectBytesFn struct{}
+
+func (collectBytesFn) ProcessElement(b []byte) {
+	collectedMu.Lock()
+	defer collectedMu.Unlock()
+	collected = append(collected, b)
+}
+
+func init() { register.DoFn1x0[[]byte](&collectBytesFn{}) }

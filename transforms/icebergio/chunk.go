@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"iter"
+	"math/rand/v2"
 	"strings"
 	"sync"
 	"time"
@@ -176,6 +177,8 @@ type chunkEncoder struct {
 	fs     *memIO
 	schema *arrow.Schema // the rows' Arrow schema, without field ids
 	cfg    Config
+	out    [][]byte // emit's chunks, reused
+	next   int      // the shard of the next chunk, round robin from a random start
 }
 
 // memLocation is the in-memory table's location; its data files are at
@@ -194,7 +197,27 @@ func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Conf
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, cfg: cfg}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}, nil
+}
+
+// emit encodes batches as chunks of table dest and emits them keyed by
+// dest, or with Shards by one of dest's shards in turn.
+func (e *chunkEncoder) emit(ctx context.Context, dest string, batches iter.Seq2[arrow.RecordBatch, error], emit func(string, []byte)) error {
+	var err error
+	e.out, err = e.encode(ctx, batches, time.Now(), e.out[:0])
+	if err != nil {
+		return fmt.Errorf("icebergio: table %s: encoding rows: %w", dest, err)
+	}
+	key := dest
+	for _, b := range e.out {
+		if e.cfg.Shards > 1 {
+			key = shardKey(dest, e.next)
+			e.next = (e.next + 1) % e.cfg.Shards
+		}
+		emit(key, b)
+	}
+	clear(e.out)
+	return nil
 }
 
 // encode turns batches into chunks, one per partition, appended to out.

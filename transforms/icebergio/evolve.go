@@ -173,13 +173,13 @@ func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, t
 		Base:  tbl,
 		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
 			if changes, err = schemaChanges(tbl.Metadata(), s.rows.Iceberg); err != nil {
-				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows.GoType, err)
+				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows, err)
 			}
 			if len(changes) == 0 {
 				return commit.ErrNothingToCommit
 			}
 			if !s.mayEvolve(tbl) {
-				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows.GoType, joinChanges(changes), s.evolutionRule())
+				return fmt.Errorf("the rows (%s) need schema changes (%s), but %s", s.rows, joinChanges(changes), s.evolutionRule())
 			}
 			return stageSchemaChanges(tbl, tx, changes)
 		},

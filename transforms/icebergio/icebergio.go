@@ -22,7 +22,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -279,6 +278,32 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 		panic(err)
 	}
 	rowType := beam.EncodedType{T: t}
+	return writeChunks(s, cfg, rows, &encodeFn{Cfg: cfg, RowType: rowType}, sinkRows{Type: rowType})
+}
+
+// sinkRows is what the sink's DoFns need to know of the rows: their Go
+// type, or for WriteRecords the records' Arrow schema (an IPC stream), when
+// Type is only the []byte of their elements.
+type sinkRows struct {
+	Type  beam.EncodedType
+	Arrow []byte
+}
+
+func (r sinkRows) schema() (*rowcodec.Schema, error) {
+	if r.Arrow == nil {
+		return rowcodec.New(r.Type.T)
+	}
+	sc, err := decodeSchema(r.Arrow)
+	if err != nil {
+		return nil, err
+	}
+	return rowcodec.FromArrow(sc)
+}
+
+// writeChunks is the sink after its inputs' differences: rows windowed into
+// panes, encoded into chunks by encode (keyed by table, or by table shard),
+// and the chunks of each table's pane written and committed.
+func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr sinkRows) beam.PCollection {
 	unbounded := !bounded(rows)
 	sharded := cfg.Shards > 1
 	var opts []beam.WindowIntoOption
@@ -290,20 +315,20 @@ func Write(s beam.Scope, cfg Config, rows beam.PCollection) beam.PCollection {
 		opts = append(opts, beam.Trigger(trigger.Repeat(fire)), beam.PanesDiscard())
 	}
 	global := beam.WindowInto(s, window.NewGlobalWindows(), rows, opts...)
-	chunks := beam.ParDo(s, &encodeFn{Cfg: cfg, RowType: rowType}, global)
+	chunks := beam.ParDo(s, encode, global)
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
 	commit := portable.StableInput(s, "Commit")
 	if !sharded {
-		return beam.ParDo(commit, &commitFn{Cfg: cfg, RowType: rowType, Unbounded: unbounded}, beam.GroupByKey(s, chunks))
+		return beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded}, beam.GroupByKey(s, chunks))
 	}
-	parts := beam.ParDo(s.Scope("WriteShards"), &writeShardFn{Cfg: cfg, RowType: rowType}, beam.GroupByKey(s, chunks))
+	parts := beam.ParDo(s.Scope("WriteShards"), &writeShardFn{Cfg: cfg, Rows: sr}, beam.GroupByKey(s, chunks))
 	if unbounded {
 		parts = beam.WindowInto(s, window.NewGlobalWindows(), parts,
 			beam.Trigger(trigger.Repeat(trigger.AfterProcessingTime().AlignedTo(cfg.TriggeringFrequency, time.Unix(0, 0).Add(gatherFor(cfg.TriggeringFrequency))))),
 			beam.PanesDiscard())
 	}
-	return beam.ParDo(commit, &commitFn{Cfg: cfg, RowType: rowType, Unbounded: unbounded, Sharded: true}, beam.GroupByKey(s, parts))
+	return beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded, Sharded: true}, beam.GroupByKey(s, parts))
 }
 
 // bounded reports whether p is bounded. beam.PCollection does not export
@@ -326,8 +351,6 @@ type encodeFn struct {
 	ops  *opChecker // Changes: the rows' operations, checked before anything is written
 	enc  *chunkEncoder
 	bufs map[string]*rowcodec.BatchBuilder
-	out  [][]byte
-	next int // the shard of the next chunk, round robin from a random start
 }
 
 func (f *encodeFn) Setup() error {
@@ -344,7 +367,6 @@ func (f *encodeFn) Setup() error {
 		return err
 	}
 	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg)
-	f.next = rand.IntN(max(f.Cfg.Shards, 1))
 	return err
 }
 
@@ -389,28 +411,14 @@ func (f *encodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) 
 }
 
 func (f *encodeFn) flush(ctx context.Context, dest string, bb *rowcodec.BatchBuilder, emit func(string, []byte)) error {
-	var err error
-	f.out, err = f.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), f.out[:0])
-	if err != nil {
-		return fmt.Errorf("icebergio: table %s: encoding rows as Parquet: %w", dest, err)
-	}
-	key := dest
-	for _, b := range f.out {
-		if f.Cfg.Shards > 1 {
-			key = shardKey(dest, f.next)
-			f.next = (f.next + 1) % f.Cfg.Shards
-		}
-		emit(key, b)
-	}
-	clear(f.out)
-	return nil
+	return f.enc.emit(ctx, dest, batchSeq(bb.Batch()), emit)
 }
 
 // commitFn writes and commits one pane of one table, or with Sharded,
 // commits the parts of it that shards wrote.
 type commitFn struct {
 	Cfg       Config
-	RowType   beam.EncodedType
+	Rows      sinkRows
 	Unbounded bool
 	Sharded   bool
 
@@ -418,7 +426,7 @@ type commitFn struct {
 }
 
 func (f *commitFn) Setup(ctx context.Context) (err error) {
-	f.sink, err = openSink(ctx, f.Cfg, f.RowType)
+	f.sink, err = openSink(ctx, f.Cfg, f.Rows)
 	return err
 }
 

@@ -1,7 +1,6 @@
 package icebergio
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"iter"
@@ -10,7 +9,6 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
@@ -21,6 +19,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
@@ -575,67 +574,24 @@ func (tr *taskReader) readRecords(ctx context.Context, task table.FileScanTask, 
 		stamped := withOrigin(rec, origin)
 		rec.Release()
 		origin.Batch++
-		// Sized up front: growing the buffer by doubling cleared and copied
-		// each batch several times over (a sixth of a full scan's CPU) and
-		// left up to twice its size garbage per batch.
-		buf := bytes.NewBuffer(make([]byte, 0, ipcSizeHint(stamped)))
-		w := ipc.NewWriter(buf, ipc.WithSchema(stamped.Schema()))
-		err := w.Write(stamped)
-		if err == nil {
-			err = w.Close()
-		}
+		b, err := EncodeRecords(stamped)
 		n += stamped.NumRows()
 		stamped.Release()
 		if err != nil {
-			return n, fmt.Errorf("encoding Arrow IPC: %w", err)
+			return n, err
 		}
-		yield(buf.Bytes())
+		yield(b)
 	}
 	return n, nil
-}
-
-// ipcSizeHint is about the size of rec as an Arrow IPC stream, not less
-// unless rec's arrays are slices: its buffers, each with room for padding,
-// and room for the schema and the message headers.
-func ipcSizeHint(rec arrow.RecordBatch) int {
-	n := 4096 + 256*int(rec.NumCols())
-	var add func(d arrow.ArrayData)
-	add = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += b.Len() + 64
-			}
-		}
-		for _, c := range d.Children() {
-			add(c)
-		}
-		// Dictionary() is a typed nil, not nil, on other arrays.
-		if d.DataType().ID() == arrow.DICTIONARY {
-			add(d.Dictionary())
-		}
-	}
-	for _, c := range rec.Columns() {
-		add(c.Data())
-	}
-	return n
 }
 
 // DecodeRecords decodes an element of ReadRecords: one Arrow record batch
 // (the caller releases it).
 func DecodeRecords(b []byte) (arrow.RecordBatch, error) {
-	r, err := ipc.NewReader(bytes.NewReader(b))
+	rec, err := arrowipc.Decode(b)
 	if err != nil {
-		return nil, fmt.Errorf("icebergio: decoding Arrow IPC: %w", err)
+		return nil, fmt.Errorf("icebergio: %w", err)
 	}
-	defer r.Release()
-	if !r.Next() {
-		if err := r.Err(); err != nil {
-			return nil, fmt.Errorf("icebergio: decoding Arrow IPC: %w", err)
-		}
-		return nil, fmt.Errorf("icebergio: Arrow IPC stream without a record batch")
-	}
-	rec := r.RecordBatch()
-	rec.Retain()
 	return rec, nil
 }
 

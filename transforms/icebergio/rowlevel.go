@@ -32,7 +32,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -90,9 +89,11 @@ func parseOp(s string) (rowOp, bool) {
 // rowLevel reports whether the mode changes rows in place.
 func (m Mode) rowLevel() bool { return m == Upsert || m == Changes }
 
-// checkRowLevel checks the row-level settings against the row type.
+// checkRowLevel checks the row-level settings against the rows' schema.
+// It looks at Iceberg types, so Go rows and Arrow records are held to the
+// same rules.
 func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
-	field := rows.Field
+	field := func(name string) (iceberg.NestedField, bool) { return rowcodec.TopLevelColumn(rows.Iceberg, name) }
 	if !c.Mode.rowLevel() {
 		if len(c.Key) > 0 || c.Op != "" || c.Order != "" {
 			return fmt.Errorf("icebergio: table %s: Key, Op and Order apply to the modes %q and %q, not %q", c.Table, Upsert, Changes, c.Mode)
@@ -109,24 +110,25 @@ func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
 		return fmt.Errorf("icebergio: table %s: mode %q takes no Op (every row is an upsert); use %q", c.Table, c.Mode, Changes)
 	}
 	if c.Op != "" {
-		if f := field(c.Op); f == nil || f.Type.Kind() != reflect.String {
-			return fmt.Errorf("icebergio: table %s: Op %q is not a string field of %s", c.Table, c.Op, rows.GoType)
+		if f, ok := field(c.Op); !ok || !f.Type.Equals(iceberg.PrimitiveTypes.String) {
+			return fmt.Errorf("icebergio: table %s: Op %q is not a string field of %s", c.Table, c.Op, rows)
 		}
 	}
 	if c.Order != "" {
-		if f := field(c.Order); f == nil || !slices.Contains([]reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint8, reflect.Uint16, reflect.Uint32}, f.Type.Kind()) || f.Optional {
-			return fmt.Errorf("icebergio: table %s: Order %q is not a non-pointer integer field of %s", c.Table, c.Order, rows.GoType)
+		f, ok := field(c.Order)
+		if !ok || !f.Required || !(f.Type.Equals(iceberg.PrimitiveTypes.Int32) || f.Type.Equals(iceberg.PrimitiveTypes.Int64)) {
+			return fmt.Errorf("icebergio: table %s: Order %q is not a non-pointer integer field of %s", c.Table, c.Order, rows)
 		}
 	}
 	for _, k := range c.Key {
-		f := field(k)
-		if f == nil {
-			return fmt.Errorf("icebergio: table %s: key column %q is not a field of %s", c.Table, k, rows.GoType)
+		f, ok := field(k)
+		if !ok {
+			return fmt.Errorf("icebergio: table %s: key column %q is not a field of %s", c.Table, k, rows)
 		}
 		if k == c.Op {
 			return fmt.Errorf("icebergio: table %s: key column %q is the Op field", c.Table, k)
 		}
-		if f.Optional || len(f.Children) > 0 || f.Elem != nil {
+		if _, nested := f.Type.(iceberg.NestedType); nested || !f.Required {
 			return fmt.Errorf("icebergio: table %s: key column %q must be a required primitive (a non-pointer field that is not a struct or list)", c.Table, k)
 		}
 	}

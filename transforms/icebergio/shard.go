@@ -7,12 +7,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/iceberg-go"
 	"google.golang.org/grpc/metadata"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )
 
@@ -124,14 +122,14 @@ func addPart(w *written, sent *sentTimes, b []byte) error {
 // writeShardFn writes one shard's part of a pane of one table as data
 // files and sends their description on to the table's committer.
 type writeShardFn struct {
-	Cfg     Config
-	RowType beam.EncodedType
+	Cfg  Config
+	Rows sinkRows
 
 	sink *sink
 }
 
 func (f *writeShardFn) Setup(ctx context.Context) (err error) {
-	f.sink, err = openSink(ctx, f.Cfg, f.RowType)
+	f.sink, err = openSink(ctx, f.Cfg, f.Rows)
 	return err
 }
 
@@ -168,8 +166,8 @@ func (s *sink) commitParts(ctx context.Context, dest string, parts func(*[]byte)
 }
 
 // openSink opens the catalog cfg names for a sink of rows of type t.
-func openSink(ctx context.Context, cfg Config, t beam.EncodedType) (*sink, error) {
-	rows, err := rowcodec.New(t.T)
+func openSink(ctx context.Context, cfg Config, sr sinkRows) (*sink, error) {
+	rows, err := sr.schema()
 	if err != nil {
 		return nil, err
 	}

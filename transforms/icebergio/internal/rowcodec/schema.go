@@ -84,6 +84,38 @@ func New(t reflect.Type) (*Schema, error) {
 	return rs, nil
 }
 
+// FromArrow is the schema of rows that arrive as Arrow record batches of
+// schema sc (icebergio.WriteRecords): nullable fields are optional columns,
+// and field ids, if sc carries them, are ignored. Such a Schema has no Go
+// type and no Fields; Arrow is sc's canonical form, the types the batches
+// are checked against.
+func FromArrow(sc *arrow.Schema) (*Schema, error) {
+	if sc == nil || sc.NumFields() == 0 {
+		return nil, fmt.Errorf("icebergio: the records' Arrow schema has no fields")
+	}
+	ice, err := table.ArrowSchemaToIcebergWithFreshIDs(sc, false)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: the records' Arrow schema (%s) has no Iceberg form: %w", sc, err)
+	}
+	rs := &Schema{Iceberg: ice}
+	if rs.Arrow, err = table.SchemaToArrowSchema(ice, nil, false, false); err != nil {
+		return nil, fmt.Errorf("icebergio: arrow schema for %s: %w", ice, err)
+	}
+	return rs, nil
+}
+
+// String names the rows: their Go type, or the columns of Arrow records.
+func (rs *Schema) String() string {
+	if rs.GoType != nil {
+		return rs.GoType.String()
+	}
+	names := make([]string, len(rs.Arrow.Fields()))
+	for i, f := range rs.Arrow.Fields() {
+		names[i] = f.Name
+	}
+	return "Arrow records (" + strings.Join(names, ", ") + ")"
+}
+
 // pointerShaped reports whether Go stores a value of t directly in an
 // interface's data word (the runtime's "direct iface" rule), in which case
 // the data word is the value rather than a pointer to it.

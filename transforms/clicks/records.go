@@ -1,0 +1,103 @@
+package clicks
+
+import (
+	"context"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
+
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
+	"github.com/icebeam/icebeam/transforms/internal/blocks"
+)
+
+// Schema is the Arrow schema of the batches Generate emits with Records:
+// Click's columns, after seq when sequenced.
+func Schema(sequenced bool) *arrow.Schema {
+	fields := []arrow.Field{
+		{Name: "user_id", Type: arrow.BinaryTypes.String},
+		{Name: "click_count", Type: arrow.PrimitiveTypes.Int64},
+	}
+	if sequenced {
+		fields = append([]arrow.Field{{Name: "seq", Type: arrow.PrimitiveTypes.Int64}}, fields...)
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// batchRows bounds the rows of an emitted batch.
+const batchRows = 1 << 16
+
+// emitRecords is ProcessElement for Records: the paced blocks of due rows
+// are gathered into batches, each emitted (timestamped when its first row
+// fell due) once full and at the end of the bundle.
+func (f *generateFn) emitRecords(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
+	first, next := int64(-1), int64(0)
+	flush := func() error {
+		if first < 0 {
+			return nil
+		}
+		rec := f.batch(first, next)
+		b, err := arrowipc.Encode(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+		emit(mtime.FromTime(sp.DueAt(first)), b)
+		first = -1
+		return nil
+	}
+	pc, err := blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, func(from, to int64, _ time.Time) error {
+		for from < to {
+			if first < 0 {
+				first = from
+			}
+			next = min(to, first+batchRows)
+			from = next
+			if next-first == batchRows {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return pc, err
+	}
+	return pc, flush()
+}
+
+// batch is rows [from, to) as columns, built from their buffers: the user
+// ids are the ten strings in turn.
+func (f *generateFn) batch(from, to int64) arrow.RecordBatch {
+	n := int(to - from)
+	offsets := make([]int32, n+1)
+	data := make([]byte, 0, n*len(userIDs[0]))
+	counts := make([]int64, n)
+	for j := range n {
+		i := from + int64(j)
+		data = append(data, userIDs[i%10]...)
+		offsets[j+1] = int32(len(data))
+		counts[j] = i % 100
+	}
+	users := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, 0, 0))
+	cols := []arrow.Array{users, int64s(counts)}
+	if f.Sequenced {
+		seqs := make([]int64, n)
+		for j := range seqs {
+			seqs[j] = from + int64(j)
+		}
+		cols = append([]arrow.Array{int64s(seqs)}, cols...)
+	}
+	return array.NewRecordBatch(Schema(f.Sequenced), cols, int64(n))
+}
+
+func int64s(v []int64) arrow.Array {
+	return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(v),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0))
+}

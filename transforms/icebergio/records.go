@@ -1,0 +1,217 @@
+package icebergio
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, []byte, func(string, []byte), error](&encodeRecordsFn{})
+}
+
+// WriteRecords is Write for columnar producers: each element of records is
+// an Arrow record batch as an Arrow IPC stream ([]byte), as ReadRecords
+// emits and EncodeRecords makes, with the columns of schema (in any order;
+// nullable fields are optional columns; field ids are ignored). Batches go
+// into Parquet as they are, with no conversion per row, so a pipeline that
+// reads, filters and writes Iceberg never leaves Arrow. Everything else is
+// Write's: the modes (Upsert and Changes take Key, Op and Order columns),
+// triggering, Shards, schema evolution and exactly once.
+//
+// cfg.Table names one table: templates are filled from row fields, which
+// Write has. A batch whose columns do not fit schema fails its bundle,
+// naming the table and the column, as does a change that cannot be applied
+// (there is no dead-letter output for records). Invalid configuration
+// panics at construction.
+func WriteRecords(s beam.Scope, cfg Config, schema *arrow.Schema, records beam.PCollection) beam.PCollection {
+	s = s.Scope("icebergio.WriteRecords")
+	cfg = cfg.withDefaults()
+	if t := records.Type().Type(); t != reflect.TypeFor[[]byte]() {
+		panic(fmt.Sprintf("icebergio: WriteRecords takes Arrow IPC streams ([]byte), not %v", t))
+	}
+	rs, err := recordsSchema(cfg, schema)
+	if err != nil {
+		panic(err)
+	}
+	if err := cfg.validate(rs); err != nil {
+		panic(err)
+	}
+	b, err := encodeSchema(rs.Arrow)
+	if err != nil {
+		panic(err)
+	}
+	sr := sinkRows{Type: beam.EncodedType{T: reflect.TypeFor[[]byte]()}, Arrow: b}
+	return writeChunks(s, cfg, records, &encodeRecordsFn{Cfg: cfg, Rows: sr}, sr)
+}
+
+// CheckRecords is Check for WriteRecords: it reports what WriteRecords
+// would panic on for records of schema, short of an unresolved catalog.
+func CheckRecords(cfg Config, schema *arrow.Schema) error {
+	rs, err := recordsSchema(cfg, schema)
+	if err != nil {
+		return err
+	}
+	return cfg.withDefaults().check(rs)
+}
+
+func recordsSchema(cfg Config, schema *arrow.Schema) (*rowcodec.Schema, error) {
+	if strings.Contains(cfg.Table, "{") {
+		return nil, fmt.Errorf("icebergio: WriteRecords writes one table, not the template %q (Write fills templates from row fields)", cfg.Table)
+	}
+	return rowcodec.FromArrow(schema)
+}
+
+// EncodeRecords is rec as an element of WriteRecords (and of ReadRecords):
+// an Arrow IPC stream holding one record batch. DecodeRecords reverses it.
+func EncodeRecords(rec arrow.RecordBatch) ([]byte, error) {
+	b, err := arrowipc.Encode(rec)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: %w", err)
+	}
+	return b, nil
+}
+
+// encodeSchema and decodeSchema carry an Arrow schema in a DoFn's fields:
+// an IPC stream with no batches.
+func encodeSchema(sc *arrow.Schema) ([]byte, error) {
+	var buf bytes.Buffer
+	w := ipc.NewWriter(&buf, ipc.WithSchema(sc))
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("icebergio: encoding the Arrow schema %s: %w", sc, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeSchema(b []byte) (*arrow.Schema, error) {
+	r, err := ipc.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: decoding an Arrow schema: %w", err)
+	}
+	defer r.Release()
+	return r.Schema(), nil
+}
+
+// encodeRecordsFn is encodeFn for record batches: a bundle's batches are
+// checked against the schema and encoded together, up to maxBatchRows rows
+// a chunk.
+type encodeRecordsFn struct {
+	Cfg  Config
+	Rows sinkRows
+
+	rows    *rowcodec.Schema
+	enc     *chunkEncoder
+	fit     recordFit
+	pending []arrow.RecordBatch
+	n       int64 // rows pending
+}
+
+func (f *encodeRecordsFn) Setup() error {
+	var err error
+	if f.rows, err = f.Rows.schema(); err != nil {
+		return err
+	}
+	spec, err := partitionSpec(f.Cfg.PartitionBy, f.rows.Iceberg)
+	if err != nil {
+		return err
+	}
+	f.fit = recordFit{table: f.Cfg.Table, want: f.rows.Arrow}
+	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg)
+	return err
+}
+
+func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit func(string, []byte)) error {
+	rec, err := DecodeRecords(b)
+	if err != nil {
+		return fmt.Errorf("icebergio: table %s: %w", f.Cfg.Table, err)
+	}
+	fitted, err := f.fit.conform(rec)
+	rec.Release()
+	if err != nil {
+		return err
+	}
+	if fitted.NumRows() == 0 {
+		fitted.Release()
+		return nil
+	}
+	f.pending = append(f.pending, fitted)
+	if f.n += fitted.NumRows(); f.n >= maxBatchRows {
+		return f.flush(ctx, emit)
+	}
+	return nil
+}
+
+func (f *encodeRecordsFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
+	return f.flush(ctx, emit)
+}
+
+func (f *encodeRecordsFn) flush(ctx context.Context, emit func(string, []byte)) error {
+	if len(f.pending) == 0 {
+		return nil
+	}
+	batches := batchSeq(f.pending...)
+	f.pending, f.n = f.pending[:0], 0
+	return f.enc.emit(ctx, f.Cfg.Table, batches, emit)
+}
+
+// recordFit puts a batch's columns in the order and types of want, the
+// records' schema, or says which column does not fit.
+type recordFit struct {
+	table string
+	want  *arrow.Schema
+	have  *arrow.Schema // the last batch's schema, and
+	index []int         // where each of want's columns is in it
+}
+
+func (f *recordFit) conform(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	sc := rec.Schema()
+	if f.have == nil || !sc.Equal(f.have) {
+		index, err := f.columns(sc)
+		if err != nil {
+			return nil, err
+		}
+		f.have, f.index = sc, index
+	}
+	cols := make([]arrow.Array, len(f.index))
+	for i, j := range f.index {
+		col := rec.Column(j)
+		if w := f.want.Field(i); !w.Nullable && col.NullN() > 0 {
+			return nil, fmt.Errorf("icebergio: table %s: column %q holds %d nulls, but the records' schema makes it required", f.table, w.Name, col.NullN())
+		}
+		cols[i] = col
+	}
+	return array.NewRecordBatch(f.want, cols, rec.NumRows()), nil
+}
+
+func (f *recordFit) columns(sc *arrow.Schema) ([]int, error) {
+	index := make([]int, f.want.NumFields())
+	for i, w := range f.want.Fields() {
+		js := sc.FieldIndices(w.Name)
+		if len(js) != 1 {
+			return nil, fmt.Errorf("icebergio: table %s: a batch has %d columns named %q, want 1 (its columns: %s)", f.table, len(js), w.Name, sc)
+		}
+		if h := sc.Field(js[0]); !arrow.TypeEqual(h.Type, w.Type) {
+			return nil, fmt.Errorf("icebergio: table %s: column %q is %s in a batch and %s in the records' schema", f.table, w.Name, h.Type, w.Type)
+		}
+		index[i] = js[0]
+	}
+	if sc.NumFields() != len(index) {
+		for _, h := range sc.Fields() {
+			if !f.want.HasField(h.Name) {
+				return nil, fmt.Errorf("icebergio: table %s: a batch has column %q, which the records' schema lacks", f.table, h.Name)
+			}
+		}
+	}
+	return index, nil
+}
