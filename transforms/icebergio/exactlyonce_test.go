@@ -53,7 +53,7 @@ func seqs(from, to int) []int64 {
 }
 
 // parquetFiles lists the data files under tbl's location, committed or not.
-func parquetFiles(t *testing.T, tbl *table.Table) []string {
+func parquetFiles(t testing.TB, tbl *table.Table) []string {
 	t.Helper()
 	var onDisk []string
 	root := strings.TrimPrefix(tbl.Location(), "file://")

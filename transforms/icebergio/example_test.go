@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
@@ -80,6 +81,18 @@ func ExampleWrite_changes() {
 
 // The same with a dead-letter output: rows whose Op the sink does not know
 // land, with the reason, in a table of their own instead of failing the
+// Iceberg to Iceberg without leaving Arrow: a table's batches, filtered
+// where they are read, appended to another table under the source's own
+// Arrow schema.
+func ExampleWriteRecords() {
+	p, s := beam.NewPipelineWithRoot()
+	src := icebergio.ReadConfig{Catalog: cat, Table: "taxi.trips", Filter: "fare_amount > 0"}
+	var schema *arrow.Schema // the source's columns, e.g. from table.SchemaToArrowSchema
+	batches := icebergio.ReadRecords(s, src)
+	icebergio.WriteRecords(s, icebergio.Config{Catalog: cat, Table: "taxi.paid_trips"}, schema, batches)
+	_ = p
+}
+
 // job.
 func ExampleWriteWithRejects() {
 	p, s := beam.NewPipelineWithRoot()

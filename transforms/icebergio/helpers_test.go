@@ -39,7 +39,7 @@ func openCat(t testing.TB, cfg catalog.Config) icecatalog.Catalog {
 	return cat
 }
 
-func loadTable(t *testing.T, cat icecatalog.Catalog, name string) *table.Table {
+func loadTable(t testing.TB, cat icecatalog.Catalog, name string) *table.Table {
 	t.Helper()
 	ident, err := parseIdent(name)
 	require.NoError(t, err)

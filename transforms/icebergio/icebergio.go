@@ -8,7 +8,8 @@
 // replays is never committed twice. Rows become Arrow batches and Parquet
 // row groups where they are produced; one worker per table (or several
 // with Config.Shards) turns a pane's row groups into data files and
-// commits them. Read and ReadRecords read a table (deletes applied, as of
+// commits them. WriteRecords is the same sink for Arrow record batches.
+// Read and ReadRecords read a table (deletes applied, as of
 // any snapshot), ReadChanges what is appended to it, as a stream.
 //
 // A pipeline that imports this package runs with plain beamx.Run: on

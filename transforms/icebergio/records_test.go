@@ -2,9 +2,12 @@ package icebergio
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -241,4 +244,88 @@ func BenchmarkWriteRecords(b *testing.B) {
 	}
 	require.EqualValues(b, int64(b.N)*batches*rows, total)
 	b.ReportMetric(float64(total)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// tripBatchesFn emits Batches batches of Rows rows of a taxi-like schema
+// whose values vary (ids, timestamps, amounts, four payment types, a short
+// note), so that Parquet does not shrink them to nothing.
+type tripBatchesFn struct {
+	Batches, Rows int
+}
+
+var tripSchema = arrow.NewSchema([]arrow.Field{
+	{Name: "id", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "ts", Type: arrow.PrimitiveTypes.Int64},
+	{Name: "amount", Type: arrow.PrimitiveTypes.Float64},
+	{Name: "payment", Type: arrow.BinaryTypes.String},
+	{Name: "note", Type: arrow.BinaryTypes.String},
+}, nil)
+
+func (f *tripBatchesFn) ProcessElement(_ []byte, emit func([]byte)) error {
+	pays := []string{"card", "cash", "no_charge", "dispute"}
+	for k := range f.Batches {
+		b := array.NewRecordBuilder(memory.DefaultAllocator, tripSchema)
+		for j := range f.Rows {
+			i := int64(k*f.Rows + j)
+			h := uint64(i) * 0x9E3779B97F4A7C15
+			b.Field(0).(*array.Int64Builder).Append(i)
+			b.Field(1).(*array.Int64Builder).Append(1_700_000_000_000_000 + i*997 + int64(h%1000))
+			b.Field(2).(*array.Float64Builder).Append(float64(h%100_000) / 100)
+			b.Field(3).(*array.StringBuilder).Append(pays[h>>60%4])
+			b.Field(4).(*array.StringBuilder).Append(strconv.FormatUint(h>>24&0xFFFFFFFFFF|1<<40, 36))
+		}
+		rec := b.NewRecordBatch()
+		enc, err := EncodeRecords(rec)
+		rec.Release()
+		b.Release()
+		if err != nil {
+			return err
+		}
+		emit(enc)
+	}
+	return nil
+}
+
+func init() { register.DoFn2x1[[]byte, func([]byte), error](&tripBatchesFn{}) }
+
+// BenchmarkCopyTable copies a table of 8 M taxi-like rows into a new table
+// with ReadRecords -> WriteRecords on prism, and, as the yardstick in the
+// same run, copies its data files' bytes (read and written, as cp does).
+// copy_ratio is the pipeline's time over the file copy's.
+//
+//	go test -run '^$' -bench CopyTable -benchtime 3x ./transforms/icebergio
+func BenchmarkCopyTable(b *testing.B) {
+	const batches, rows = 128, 1 << 16
+	cat := launch(b)
+	p, s := beam.NewPipelineWithRoot()
+	WriteRecords(s, Config{Catalog: cat, Table: "bench.src"}, tripSchema, beam.ParDo(s, &tripBatchesFn{Batches: batches, Rows: rows}, beam.Impulse(s)))
+	require.NoError(b, ptest.Run(p))
+	src := loadTable(b, openCat(b, cat), "bench.src")
+	files := parquetFiles(b, src)
+	var pipeline, fileCopy time.Duration
+	var bytes int64
+	for i := 0; b.Loop(); i++ {
+		start := time.Now()
+		p, s := beam.NewPipelineWithRoot()
+		res := collect(s, WriteRecords(s, Config{Catalog: cat, Table: "bench.copy_" + strconv.Itoa(i)}, tripSchema,
+			ReadRecords(s, ReadConfig{Catalog: cat, Table: "bench.src"})))
+		require.NoError(b, ptest.Run(p))
+		pipeline += time.Since(start)
+		got := res()
+		require.Len(b, got, 1)
+		require.EqualValues(b, batches*rows, got[0].Rows)
+
+		start = time.Now()
+		dir := b.TempDir()
+		for k, f := range files {
+			data, err := os.ReadFile(f)
+			require.NoError(b, err)
+			require.NoError(b, os.WriteFile(filepath.Join(dir, strconv.Itoa(k)+".parquet"), data, 0o644))
+			bytes += int64(len(data))
+		}
+		fileCopy += time.Since(start)
+	}
+	b.ReportMetric(float64(int64(b.N)*batches*rows)/pipeline.Seconds(), "rows/s")
+	b.ReportMetric(pipeline.Seconds()/fileCopy.Seconds(), "copy_ratio")
+	b.ReportMetric(float64(bytes)/float64(b.N)/(1<<20), "MiB")
 }
