@@ -34,10 +34,17 @@ func TestConfigErrors(t *testing.T) {
 		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"bucket(user_id)"}}, `bucket needs (column, width)`},
 		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"truncate(user_id, x)"}}, `width "x" is not a positive integer`},
 		{Config{Catalog: cat, Table: "a.b", PartitionBy: []string{"day(user_id)"}}, `cannot apply day to column "user_id" of type string`},
+		{Config{Catalog: cat, Table: "a.b", Mode: Changes, Key: []string{"seq"}, Op: "user_id"}, `needs Order`},
+		{Config{Catalog: cat, Table: "a.b", Mode: Upsert, Key: []string{"seq"}, Order: "user_id"}, `Order "user_id" is not a required (non-pointer) integer or timestamp field`},
 	}
 	for _, c := range cases {
 		err := c.cfg.withDefaults().validate(rs)
 		require.ErrorContains(t, err, c.want, "%+v", c.cfg)
+	}
+	// A timestamp orders changes as well as a sequence number does.
+	for _, order := range []string{"seq", "ts"} {
+		cfg := Config{Catalog: cat, Table: "a.b", Mode: Upsert, Key: []string{"user_id"}, Order: order}
+		require.NoError(t, cfg.withDefaults().validate(rs), "Order %q", order)
 	}
 }
 

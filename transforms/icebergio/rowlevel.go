@@ -116,8 +116,8 @@ func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
 	}
 	if c.Order != "" {
 		f, ok := field(c.Order)
-		if !ok || !f.Required || !(f.Type.Equals(iceberg.PrimitiveTypes.Int32) || f.Type.Equals(iceberg.PrimitiveTypes.Int64)) {
-			return fmt.Errorf("icebergio: table %s: Order %q is not a non-pointer integer field of %s", c.Table, c.Order, rows)
+		if !ok || !f.Required || !orderType(f.Type) {
+			return fmt.Errorf("icebergio: table %s: Order %q is not a required (non-pointer) integer or timestamp field of %s", c.Table, c.Order, rows)
 		}
 	}
 	for _, k := range c.Key {
@@ -133,6 +133,16 @@ func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
 		}
 	}
 	return nil
+}
+
+// orderType reports whether an Order column of type t is one int64Values
+// reads: integers, and timestamps as their integer count.
+func orderType(t iceberg.Type) bool {
+	switch t.(type) {
+	case iceberg.Int32Type, iceberg.Int64Type, iceberg.TimestampType, iceberg.TimestampTzType:
+		return true
+	}
+	return false
 }
 
 // tableSchema is the schema of tables the sink creates: the row's fields
