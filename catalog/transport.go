@@ -39,9 +39,19 @@ type transport struct {
 	maxBackoff time.Duration // cap on any one wait, Retry-After included
 }
 
+// catalogTransport is the connection pool of catalog clients. The default
+// keeps two idle connections a host: a sink committing many tables at once
+// would open (and, to a cloud catalog, handshake TLS for) a connection per
+// request past the second.
+var catalogTransport = func() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}()
+
 func newTransport(base http.RoundTripper, headers map[string]string, tokens *tokenSource) *transport {
 	if base == nil {
-		base = http.DefaultTransport
+		base = catalogTransport
 	}
 	return &transport{
 		base:       base,

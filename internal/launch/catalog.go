@@ -77,11 +77,14 @@ func Begin(ctx context.Context, name string, flags catalog.Config, checks ...fun
 	if err := CheckCatalog(flags); err != nil {
 		Fatalf("%s: %v", name, err)
 	}
-	cfg, stop, err := CheckedCatalog(ctx, flags)
+	cfg, stopCatalog, err := CheckedCatalog(ctx, flags)
 	if err != nil {
 		Fatalf("%s: %v", name, err)
 	}
-	return cfg, stop
+	return cfg, func() error {
+		stopCPUProfile()
+		return stopCatalog()
+	}
 }
 
 // Where names the catalog a job wrote to, for its summary: cfg as Catalog

@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -64,7 +65,33 @@ func Start(name, version, synopsis string) {
 	beam.Init()
 	ConfigureRunner()
 	log.Printf("%s %s, runner %s", name, version, Runner())
+	startCPUProfile()
 }
+
+// startCPUProfile profiles the launching process's CPU into the file
+// ICEBEAM_CPUPROFILE names, if any, until Begin's stop: a local run's
+// pipeline and, on prism, its workers, for `go tool pprof`. An environment
+// variable, not a flag: flags travel to remote workers as pipeline options.
+func startCPUProfile() {
+	path := os.Getenv("ICEBEAM_CPUPROFILE")
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		Fatalf("ICEBEAM_CPUPROFILE: %v", err)
+	}
+	stopCPUProfile = func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// stopCPUProfile ends startCPUProfile's profile.
+var stopCPUProfile = func() {}
 
 // Parse parses the process's arguments into flag.CommandLine, exiting with
 // status 2 and a message naming the flag on a mistake. Inside the Flex

@@ -39,6 +39,7 @@ var (
 	partitionBy  partitionFields
 	duration     = flag.Duration("duration", 0, "stop generating after this long and finish once the last window is committed; 0 runs until cancelled")
 	writeShards  = flag.Int("write_shards", 1, "workers that write each table's pane in parallel (one still commits it); raise it when one worker cannot keep up with a table")
+	users        = flag.Int("users", 10, "distinct user ids: row i's user_id is user-(i % users); with a table template such as many.clicks_{user_id}, the number of tables")
 	seqColumn    = flag.Bool("seq_column", false, "add a column seq holding each row's position in the stream (0, 1, 2, ...), to check that every row landed exactly once")
 
 	catalogFlags catalog.Config
@@ -87,7 +88,7 @@ func main() {
 	defer stop()
 
 	p, s := beam.NewPipelineWithRoot()
-	gen := clicks.Config{Interval: *interval, Duration: *duration, Sequenced: *seqColumn, Records: records}
+	gen := clicks.Config{Interval: *interval, Duration: *duration, Users: *users, Sequenced: *seqColumn, Records: records}
 	rows := clicks.Generate(s, gen)
 	writeCfg.Catalog = cfg
 	if records {
@@ -142,6 +143,8 @@ func checkFlags() error {
 		return fmt.Errorf("--duration=%v is shorter than --interval=%v: the stream would hold no row", *duration, *interval)
 	case *triggerSecs < 1:
 		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
+	case *users < 1:
+		return fmt.Errorf("--users=%d: want at least 1", *users)
 	case *writeShards < 1:
 		return fmt.Errorf("--write_shards=%d: want at least 1", *writeShards)
 	}

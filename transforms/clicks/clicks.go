@@ -1,6 +1,7 @@
 // Package clicks generates the click stream of Google's "streaming write to
 // Iceberg with a REST catalog" example: row i (i = 0, 1, 2, ...) has user_id
-// "user-" + i%10 and click_count i%100, one row every Interval. It is the Go
+// "user-" + i%10 and click_count i%100, one row every Interval (Users widens
+// the user ids, to spread rows over many tables). It is the Go
 // counterpart of Java's GenerateSequence.from(0).withRate(1, 5s), and fast
 // enough at tiny intervals to load-test a sink.
 package clicks
@@ -36,15 +37,25 @@ type SequencedClick struct {
 
 // ForIndex is the row the example generates for sequence number i.
 func ForIndex(i int64) Click {
-	return Click{UserID: userIDs[i%10], ClickCount: i % 100}
+	return forIndex(i, exampleUsers)
 }
 
-var userIDs = func() (ids [10]string) {
+// forIndex is row i of a stream of len(users) user ids.
+func forIndex(i int64, users []string) Click {
+	return Click{UserID: users[i%int64(len(users))], ClickCount: i % 100}
+}
+
+// exampleUsers are the example's ten user ids.
+var exampleUsers = userIDs(10)
+
+// userIDs are "user-0" .. "user-(n-1)".
+func userIDs(n int) []string {
+	ids := make([]string, n)
 	for i := range ids {
 		ids[i] = "user-" + strconv.Itoa(i)
 	}
 	return ids
-}()
+}
 
 // Config shapes the stream.
 type Config struct {
@@ -60,6 +71,10 @@ type Config struct {
 	Duration time.Duration
 	// Start is when row 0 is due; zero means now.
 	Start time.Time
+	// Users is the number of distinct user ids: row i's is "user-" +
+	// i%Users (default 10, the example's). Written through a table
+	// template such as clicks.user_{user_id}, it is the number of tables.
+	Users int
 	// Sequenced emits SequencedClick rows instead of Click.
 	Sequenced bool
 	// Records emits the rows as Arrow record batches of Schema(Sequenced),
@@ -96,7 +111,10 @@ func Generate(s beam.Scope, cfg Config) beam.PCollection {
 	case cfg.Sequenced:
 		row = reflect.TypeFor[SequencedClick]()
 	}
-	fn := &generateFn{Sequenced: cfg.Sequenced, Records: cfg.Records, BundleNanos: int64(bundle)}
+	if cfg.Users <= 0 {
+		cfg.Users = len(exampleUsers)
+	}
+	fn := &generateFn{Sequenced: cfg.Sequenced, Records: cfg.Records, Users: cfg.Users, BundleNanos: int64(bundle)}
 	return beam.ParDo(s, fn, beam.Create(s, sp), beam.TypeDefinition{Var: beam.XType, T: row})
 }
 
@@ -107,7 +125,17 @@ type generateFn struct {
 	blocks.Restrictions[blocks.Interval]
 	Sequenced   bool
 	Records     bool
+	Users       int
 	BundleNanos int64
+
+	users []string // the Users user ids, built at Setup
+}
+
+func (f *generateFn) Setup() {
+	f.users = exampleUsers
+	if f.Users > 0 && f.Users != len(exampleUsers) {
+		f.users = userIDs(f.Users)
+	}
 }
 
 func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
@@ -116,7 +144,7 @@ func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermark
 	}
 	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {
-			c := ForIndex(i)
+			c := forIndex(i, f.users)
 			if f.Sequenced {
 				emit(mtime.FromTime(sp.DueAt(i)), SequencedClick{Seq: i, UserID: c.UserID, ClickCount: c.ClickCount})
 			} else {

@@ -1,6 +1,7 @@
 package clicks
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
@@ -64,6 +65,42 @@ func TestGenerateSequenced(t *testing.T) {
 	}
 	passert.Equals(s, got, want...)
 	ptest.RunAndValidate(t, p)
+}
+
+// Users spreads the rows over that many user ids, as rows and as records.
+func TestGenerateUsers(t *testing.T) {
+	const n, users = 2500, 1000
+	interval := time.Millisecond
+	p, s := beam.NewPipelineWithRoot()
+	cfg := Config{Interval: interval, Duration: n * interval, Start: time.Now().Add(-time.Minute), Sequenced: true, Users: users}
+	got := Generate(s, cfg)
+	want := make([]any, n)
+	for i := range want {
+		want[i] = SequencedClick{Seq: int64(i), UserID: fmt.Sprintf("user-%d", i%users), ClickCount: int64(i % 100)}
+	}
+	passert.Equals(s, got, want...)
+	cfg.Records = true
+	beam.ParDo0(s, &collectBytesFn{}, Generate(s, cfg))
+	collected = nil
+	ptest.RunAndValidate(t, p)
+	rows := 0
+	for _, b := range collected {
+		rec, err := arrowipc.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seqs, ids := rec.Column(0).(*array.Int64), rec.Column(1).(*array.String)
+		for r := range int(rec.NumRows()) {
+			if want := fmt.Sprintf("user-%d", seqs.Value(r)%users); ids.Value(r) != want {
+				t.Fatalf("row %d: user_id %s, want %s", seqs.Value(r), ids.Value(r), want)
+			}
+			rows++
+		}
+		rec.Release()
+	}
+	if rows != n {
+		t.Fatalf("%d rows as records, want %d", rows, n)
+	}
 }
 
 // With Records the rows come as Arrow batches of Schema: decoded, they are

@@ -72,15 +72,15 @@ func (f *generateFn) emitRecords(ctx context.Context, we *sdf.ManualWatermarkEst
 }
 
 // batch is rows [from, to) as columns, built from their buffers: the user
-// ids are the ten strings in turn.
+// ids are f.users in turn.
 func (f *generateFn) batch(from, to int64) arrow.RecordBatch {
 	n := int(to - from)
 	offsets := make([]int32, n+1)
-	data := make([]byte, 0, n*len(userIDs[0]))
+	data := make([]byte, 0, n*len(f.users[len(f.users)-1]))
 	counts := make([]int64, n)
 	for j := range n {
 		i := from + int64(j)
-		data = append(data, userIDs[i%10]...)
+		data = append(data, f.users[i%int64(len(f.users))]...)
 		offsets[j+1] = int32(len(data))
 		counts[j] = i % 100
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 // A chunk is one bundle's rows of one table and partition, encoded as a
@@ -42,7 +43,7 @@ import (
 type chunk struct {
 	chunkHeader
 	parquet []byte
-	ipc     []byte                 // a row-level chunk's Arrow IPC stream instead (runs.go)
+	ipc     []byte                 // a row chunk's Arrow IPC stream instead: row-level changes (runs.go), a small bundle's rows (rowChunkRows)
 	file    *file.Reader           // over parquet, its footer parsed
 	meta    *metadata.FileMetaData // file's footer
 }
@@ -220,7 +221,8 @@ func (e *chunkEncoder) emit(ctx context.Context, dest string, batches iter.Seq2[
 	return nil
 }
 
-// encode turns batches into chunks, one per partition, appended to out.
+// encode turns batches into chunks, one per partition (or, fewer than
+// rowChunkRows rows, row chunks), appended to out.
 // Rows of one call share a row group; a row-level write's batches are
 // each one chunk of changes (runs.go). It releases the batches.
 func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
@@ -237,7 +239,26 @@ func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.Recor
 		}
 		return out, nil
 	}
-	for df, err := range table.WriteRecords(ctx, e.tbl, e.schema, batches, table.WithMaxWriteWorkers(1)) {
+	recs, rows, err := collectBatches(batches)
+	if err != nil {
+		return out, err
+	}
+	if rows < rowChunkRows {
+		for _, rec := range recs {
+			b, err := e.encodeRows(rec, sent.UnixMilli())
+			if err != nil {
+				return out, err
+			}
+			out = append(out, b)
+		}
+		return out, nil
+	}
+	return e.encodeParquet(ctx, recs, sent, out)
+}
+
+// encodeParquet is encode's Parquet chunks of recs, one per partition.
+func (e *chunkEncoder) encodeParquet(ctx context.Context, recs []arrow.RecordBatch, sent time.Time, out [][]byte) ([][]byte, error) {
+	for df, err := range table.WriteRecords(ctx, e.tbl, e.schema, batchSeq(recs...), table.WithMaxWriteWorkers(1)) {
 		if err != nil {
 			return out, err
 		}
@@ -252,6 +273,55 @@ func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.Recor
 		out = append(out, b)
 	}
 	return out, nil
+}
+
+// rowChunkRows: a bundle's rows of one table fewer than this travel as
+// Arrow IPC (a row chunk), not Parquet. A Parquet file costs the encode step
+// about half a millisecond whatever its size, and the committer re-encodes
+// chunks this small anyway (see stitch.MinRowGroupRows): a stream spread
+// over a thousand tables, a few rows a table a bundle, spent most of its
+// CPU there. The committer encodes a pane's row chunks together
+// (stitch.Stitcher.AddRows).
+const rowChunkRows = 1024
+
+// encodeRows is rec as a row chunk of an appending sink: its rows as they
+// are, unpartitioned. It releases rec.
+func (e *chunkEncoder) encodeRows(rec arrow.RecordBatch, sent int64) ([]byte, error) {
+	defer rec.Release()
+	b, err := arrowipc.EncodeLZ4(rec)
+	if err != nil {
+		return nil, err
+	}
+	return appendChunkWith(nil, rowChunkMagic, chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, b)
+}
+
+// rowsOf decodes a row chunk's batch, of the row schema.
+func (e *chunkEncoder) rowsOf(c *chunk) (arrow.RecordBatch, error) {
+	rec, err := arrowipc.Decode(c.ipc)
+	if err != nil {
+		return nil, fmt.Errorf("decoding a chunk of rows: %w", err)
+	}
+	if !rec.Schema().Equal(e.schema) {
+		rec.Release()
+		return nil, fmt.Errorf("a chunk of rows has schema %s, want %s (a pipeline of another version?)", rec.Schema(), e.schema)
+	}
+	return rec, nil
+}
+
+// collectBatches is the batches of seq and their rows.
+func collectBatches(seq iter.Seq2[arrow.RecordBatch, error]) ([]arrow.RecordBatch, int64, error) {
+	var recs []arrow.RecordBatch
+	var rows int64
+	for rec, err := range seq {
+		if err != nil {
+			for _, r := range recs {
+				r.Release()
+			}
+			return nil, 0, err
+		}
+		recs, rows = append(recs, rec), rows+rec.NumRows()
+	}
+	return recs, rows, nil
 }
 
 // batchSeq yields recs.
@@ -275,6 +345,13 @@ func (e *chunkEncoder) decode(ctx context.Context, chunks iter.Seq2[*chunk, erro
 			if err != nil {
 				yield(nil, err)
 				return
+			}
+			if c.ipc != nil {
+				rec, err := e.rowsOf(c)
+				if !yield(rec, err) || err != nil {
+					return
+				}
+				continue
 			}
 			// Batches as large as the chunk: the reader allocates whole
 			// batches up front.

@@ -678,7 +678,14 @@ func (s *sink) writeFiles(ctx context.Context, tbl *table.Table, tag string, chu
 		return nil, err
 	}
 	for c, err := range chunks {
-		if err == nil {
+		switch {
+		case err != nil:
+		case c.ipc != nil:
+			var rec arrow.RecordBatch
+			if rec, err = s.enc.rowsOf(c); err == nil {
+				err = st.AddRows(ctx, rec)
+			}
+		default:
 			err = st.Add(ctx, c.stitched())
 		}
 		if err != nil {

@@ -172,6 +172,25 @@ func encodeRows[T any](t testing.TB, s *sink, rows []T, per int) [][]byte {
 	return blobs
 }
 
+// parquetChunksOf is rows as Parquet chunks of per rows, however few: the
+// encode step sends fewer than rowChunkRows rows as Arrow IPC instead.
+func parquetChunksOf[T any](t testing.TB, s *sink, rows []T, per int) iter.Seq2[*chunk, error] {
+	t.Helper()
+	var blobs [][]byte
+	for i := 0; i < len(rows); i += per {
+		bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+		for j := i; j < min(i+per, len(rows)); j++ {
+			v := any(rows[j])
+			bb.Add(s.rows.RowPointer(&v))
+		}
+		var err error
+		blobs, err = s.enc.encodeParquet(context.Background(), []arrow.RecordBatch{bb.Batch()}, time.Now(), blobs)
+		require.NoError(t, err)
+		bb.Release()
+	}
+	return deliver(blobs)
+}
+
 // pane hands blobs to decodeChunks as a GroupByKey's value iterator would.
 // Each call gets its own copy, as each delivery of a pane by a runner does:
 // stitching rewrites a chunk's footer in place.

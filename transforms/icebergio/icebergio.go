@@ -132,6 +132,15 @@ type Config struct {
 	// 1/(1-share) of a compacted table's. Default 1/3 (within 1.5x);
 	// negative never compacts. See docs/sink.md.
 	MaxDeletedShare float64
+	// ConcurrentCommits is how many panes of different tables a worker
+	// commits at once (default 16): a template's tables each commit a
+	// small pane per trigger, a few round trips to the catalog apiece, and
+	// one at a time a worker gets through a few tens a second. A pane up to
+	// 4 MiB is held in memory while it waits its turn, so the committer's
+	// memory stays under ConcurrentCommits * 4 MiB beyond what a commit
+	// itself takes; larger panes are committed one at a time, as they
+	// stream from the runner. Panes of one table always commit in order.
+	ConcurrentCommits int
 	// SchemaEvolution says which existing tables an appending sink may
 	// change to fit the rows (see SchemaEvolution); default
 	// EvolveCreatedTables. CreateOrReplace always makes the row schema the
@@ -150,6 +159,7 @@ const (
 	defaultTriggeringFrequency = 20 * time.Second
 	defaultTargetFileSize      = 128 << 20
 	defaultMaxDeletedShare     = 1.0 / 3
+	defaultConcurrentCommits   = 16
 	// maxBatchRows bounds the rows buffered per destination in a bundle
 	// before they are encoded as one Parquet row group.
 	maxBatchRows = 1 << 16
@@ -173,6 +183,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.WriterID == "" {
 		c.WriterID = uuid.NewString()
+	}
+	if c.ConcurrentCommits == 0 {
+		c.ConcurrentCommits = defaultConcurrentCommits
 	}
 	return c
 }
@@ -210,6 +223,9 @@ func (c Config) check(rows *rowcodec.Schema) error {
 	}
 	if !validWriterID.MatchString(c.WriterID) {
 		return fmt.Errorf("icebergio: table %s: writer id %q must match %s", c.Table, c.WriterID, validWriterID)
+	}
+	if c.ConcurrentCommits < 0 {
+		return fmt.Errorf("icebergio: table %s: ConcurrentCommits %d (want 0 for the default, or more)", c.Table, c.ConcurrentCommits)
 	}
 	if c.Shards < 0 || c.Shards > maxShards {
 		return fmt.Errorf("icebergio: table %s: %d shards (want 0 to %d)", c.Table, c.Shards, maxShards)
@@ -423,7 +439,8 @@ type commitFn struct {
 	Unbounded bool
 	Sharded   bool
 
-	sink *sink
+	sink     *sink
+	inflight *inflight // the bundle's commits
 }
 
 func (f *commitFn) Setup(ctx context.Context) (err error) {
@@ -431,23 +448,47 @@ func (f *commitFn) Setup(ctx context.Context) (err error) {
 	return err
 }
 
-func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest string, elems func(*[]byte) bool, emit func(CommitResult)) error {
-	var sent sentTimes
-	summary := paneSummary(f.Unbounded, pane, &sent)
-	var res CommitResult
-	var err error
-	switch {
-	case f.Cfg.Mode.rowLevel():
-		res, err = f.sink.commitRows(ctx, dest, decodeChunks(elems, &sent), summary)
-	case f.Sharded:
-		res, err = f.sink.commitParts(ctx, dest, elems, &sent, summary)
-	default:
-		res, err = f.sink.commit(ctx, dest, decodeChunks(elems, &sent), summary)
+func (f *commitFn) StartBundle(_ context.Context, _ func(CommitResult)) {
+	f.inflight = newInflight(f.sink.cfg.ConcurrentCommits)
+}
+
+// ProcessElement commits a pane of dest beside the bundle's other panes
+// (see inflight) when it is small enough to hold, else while the bundle
+// waits. The results are emitted by FinishBundle, once all have landed.
+func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest string, elems func(*[]byte) bool, _ func(CommitResult)) error {
+	if err := f.inflight.failed(); err != nil {
+		return err
 	}
+	next, all := bufferPane(elems, paneBufferBytes)
+	job := f.inflight.start(dest, func() (CommitResult, error) {
+		var sent sentTimes
+		summary := paneSummary(f.Unbounded, pane, &sent)
+		switch {
+		case f.Cfg.Mode.rowLevel():
+			return f.sink.commitRows(ctx, dest, decodeChunks(next, &sent), summary)
+		case f.Sharded:
+			return f.sink.commitParts(ctx, dest, next, &sent, summary)
+		default:
+			return f.sink.commit(ctx, dest, decodeChunks(next, &sent), summary)
+		}
+	})
+	if !all {
+		<-job.done // it reads on from elems, valid only in this call
+		return job.err
+	}
+	return nil
+}
+
+// FinishBundle emits into the GlobalWindow at timestamp 0, where the panes
+// are.
+func (f *commitFn) FinishBundle(_ context.Context, emit func(CommitResult)) error {
+	results, err := f.inflight.wait()
 	if err != nil {
 		return err
 	}
-	emit(res)
+	for _, r := range results {
+		emit(r)
+	}
 	return nil
 }
 

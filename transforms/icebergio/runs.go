@@ -31,9 +31,11 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/uuid"
+
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
-// rowChunkMagic starts a row-level chunk (as long as chunkMagic): the
+// rowChunkMagic starts a row chunk (as long as chunkMagic): the
 // header as for chunkMagic, then an Arrow IPC stream of one record batch.
 const rowChunkMagic = "IBR1"
 
@@ -55,17 +57,13 @@ func (e *chunkEncoder) encodeChanges(ctx context.Context, rec arrow.RecordBatch,
 		defer sorted.Release()
 		rec, h.Keys = sorted, e.cfg.Key
 	}
-	var buf bytes.Buffer
 	// LZ4: the committer decompresses a pane's worth at the trigger, and
 	// LZ4 is the cheapest codec to undo.
-	w := ipc.NewWriter(&buf, ipc.WithSchema(rec.Schema()), ipc.WithLZ4(), ipc.WithAllocator(memory.DefaultAllocator))
-	if err := w.Write(rec); err != nil {
-		return nil, fmt.Errorf("encoding changes as Arrow IPC: %w", err)
+	b, err := arrowipc.EncodeLZ4(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding changes: %w", err)
 	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("encoding changes as Arrow IPC: %w", err)
-	}
-	return appendChunkWith(nil, rowChunkMagic, h, buf.Bytes())
+	return appendChunkWith(nil, rowChunkMagic, h, b)
 }
 
 // sortChanges is rec's changes sorted by key, one per key (the one that

@@ -25,7 +25,7 @@ func (cc chunkCodec) Decode(ctx context.Context, c *stitch.Chunk) iter.Seq2[arro
 }
 
 func (cc chunkCodec) Encode(ctx context.Context, recs []arrow.RecordBatch) ([]*stitch.Chunk, error) {
-	blobs, err := cc.enc.encode(ctx, batchSeq(recs...), time.Time{}, nil)
+	blobs, err := cc.enc.encodeParquet(ctx, recs, time.Time{}, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -268,7 +268,7 @@ func TestReencodingIsBounded(t *testing.T) {
 	st, err := stitch.New(ctx, tbl, stitch.Config{Layout: layout, Codec: chunkCodec{s.enc},
 		TargetFileSize: s.cfg.TargetFileSize, RowGroupRows: maxBatchRows, ReencodeRows: 500})
 	require.NoError(t, err)
-	for c, err := range chunksOf(t, s, clicks(0, 2000, "a"), 100) {
+	for c, err := range parquetChunksOf(t, s, clicks(0, 2000, "a"), 100) {
 		require.NoError(t, err)
 		require.NoError(t, st.Add(ctx, c.stitched()))
 	}
@@ -287,7 +287,7 @@ func TestReencodingIsBounded(t *testing.T) {
 func TestCorruptChunk(t *testing.T) {
 	ctx := context.Background()
 	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.corrupt", WriterID: "w"})
-	good := chunksOf(t, s, clicks(0, 10, "a"), 10)
+	good := parquetChunksOf(t, s, clicks(0, 10, "a"), 10)
 	var blob []byte
 	for c, err := range good {
 		require.NoError(t, err)
@@ -373,5 +373,65 @@ func TestTableMetricsModeWins(t *testing.T) {
 		require.Empty(t, task.File.LowerBoundValues(), task.File.FilePath())
 		require.Empty(t, task.File.UpperBoundValues(), task.File.FilePath())
 		require.Empty(t, task.File.ValueCounts(), task.File.FilePath())
+	}
+}
+
+// A bundle's few rows of a table travel unencoded (rowChunkRows): the
+// committer encodes a pane's together, partitions them and writes them
+// beside the pane's Parquet chunks, a row group of each kind a partition.
+func TestRowChunksJoinTheirPartitions(t *testing.T) {
+	ctx := context.Background()
+	s := newTestSink[click](t, Config{Catalog: launch(t), Table: "st.rows", WriterID: "w", PartitionBy: []string{"user_id"}})
+	users := []string{"a", "b", "c"}
+	var want []click
+	rowsOf := func(n int) []click {
+		var rows []click
+		for i := range n {
+			seq := int64(len(want) + i)
+			rows = append(rows, click{UserID: users[seq%3], Seq: seq, TS: seq})
+		}
+		want = append(want, rows...)
+		return rows
+	}
+	var blobs [][]byte
+	for range 300 {
+		blobs = append(blobs, encodeRows(t, s, rowsOf(50), 50)...) // 15,000 rows as row chunks
+	}
+	blobs = append(blobs, encodeRows(t, s, rowsOf(3000), 3000)...)   // three small Parquet chunks
+	blobs = append(blobs, encodeRows(t, s, rowsOf(30000), 30000)...) // three copied as they are
+	rowChunks := 0
+	for c, err := range deliver(blobs) {
+		require.NoError(t, err)
+		if c.ipc != nil {
+			rowChunks++
+		}
+	}
+	require.Equal(t, 300, rowChunks)
+
+	res, err := s.commit(ctx, "st.rows", deliver(blobs), nil)
+	require.NoError(t, err)
+	require.EqualValues(t, len(want), res.Rows)
+	require.EqualValues(t, 3, res.Files)
+	tbl := loadTable(t, s.cat, "st.rows")
+	files, err := currentDataFiles(ctx, tbl)
+	require.NoError(t, err)
+	for _, df := range files {
+		f, err := file.OpenParquetFile(strings.TrimPrefix(df.FilePath(), "file://"), false)
+		require.NoError(t, err)
+		require.Equal(t, 2, f.NumRowGroups(), "%s: the copied chunk, and the small ones' rows encoded together", df.FilePath())
+		require.EqualValues(t, 16000, f.NumRows())
+		f.Close()
+	}
+	got := readRows[click](t, tbl)
+	slices.SortFunc(got, func(a, b click) int { return int(a.Seq - b.Seq) })
+	require.Equal(t, want, got)
+	// Each file holds its partition's rows only: the user_id column's
+	// bounds are its partition value.
+	field, ok := tbl.Schema().FindFieldByName("user_id")
+	require.True(t, ok)
+	for _, df := range files {
+		user := df.Partition()[1000]
+		require.Equal(t, user, string(df.LowerBoundValues()[field.ID]), df.FilePath())
+		require.Equal(t, user, string(df.UpperBoundValues()[field.ID]), df.FilePath())
 	}
 }

@@ -94,6 +94,7 @@ type Stitcher struct {
 	open     map[string]*stitchedFile // by partition path
 	pending  map[string]*pendingRows  // small chunks' rows, by partition path
 	reencode int64                    // rows the pane may still re-encode
+	closing  bool                     // Close is flushing the pending rows
 	n        int
 	files    []iceberg.DataFile
 	paths    []string // every file created, for cleanup on failure
@@ -151,6 +152,28 @@ func (s *Stitcher) Add(ctx context.Context, c *Chunk) error {
 	return nil
 }
 
+// unencoded is the pending key of rows that came unencoded, of any
+// partition: no partition path starts with a NUL.
+const unencoded = "\x00rows"
+
+// AddRows adds rows that were never encoded (a small bundle's, sent as they
+// are), of any partition: they are encoded with Config.Codec, RowGroupRows
+// at a time, whatever ReencodeRows allows, and the chunks of each partition
+// that makes are added as chunks are.
+func (s *Stitcher) AddRows(ctx context.Context, rec arrow.RecordBatch) error {
+	p := s.pending[unencoded]
+	if p == nil {
+		p = &pendingRows{}
+		s.pending[unencoded] = p
+	}
+	p.recs = append(p.recs, rec)
+	p.rows += rec.NumRows()
+	if p.rows >= s.cfg.RowGroupRows {
+		return s.flushPending(ctx, unencoded)
+	}
+	return nil
+}
+
 // flushPending encodes a partition's pending rows as one chunk and copies it.
 func (s *Stitcher) flushPending(ctx context.Context, partition string) error {
 	p := s.pending[partition]
@@ -160,7 +183,15 @@ func (s *Stitcher) flushPending(ctx context.Context, partition string) error {
 		return fmt.Errorf("re-encoding small chunks of partition %q: %w", partition, err)
 	}
 	for _, c := range chunks {
-		if err := s.copy(ctx, c); err != nil {
+		if partition == unencoded && (s.pending[c.PartitionPath] != nil || !s.closing) {
+			// Encoded for the first time: a small chunk of a partition
+			// waits for more rows as other small chunks do, unless
+			// nothing else is left to come.
+			err = s.Add(ctx, c)
+		} else {
+			err = s.copy(ctx, c)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -197,7 +228,11 @@ func (s *Stitcher) copy(ctx context.Context, c *Chunk) error {
 
 // Close finishes every open file and returns the data files written.
 func (s *Stitcher) Close(ctx context.Context) ([]iceberg.DataFile, error) {
-	for _, k := range slices.Sorted(maps.Keys(s.pending)) {
+	// Unencoded rows first (they sort first): their small chunks join
+	// their partitions' pending rows, if any.
+	s.closing = true
+	for len(s.pending) > 0 {
+		k := slices.Sorted(maps.Keys(s.pending))[0]
 		if err := s.flushPending(ctx, k); err != nil {
 			return nil, err
 		}
