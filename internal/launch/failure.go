@@ -83,8 +83,12 @@ func runnerFailure(msg string) bool {
 		"Bundle Failed.", "job failed":
 		return true
 	}
-	return strings.Contains(msg, "while executing Process for Plan")
+	return planDump.MatchString(msg)
 }
+
+// planDump matches the Go SDK's report of a DoFn that failed in any of its
+// methods (Process, FinishBundle, ...), which dumps the bundle's plan.
+var planDump = regexp.MustCompile(`while executing \w+ for Plan\[`)
 
 // lifecycle matches the INFO messages prism and the Go SDK harness log for
 // every job (as of Beam 2.77).

@@ -40,6 +40,10 @@ func TestQuietFailures(t *testing.T) {
 		// As the Go harness relays its pending log at INFO once the job's
 		// log stream has closed (seen in a CI run).
 		log.Info("bundle inst095 stage-004 failed:process bundle failed for instruction inst095 using plan stage-004 : while executing Process for Plan[stage-004]:")
+		// A DoFn that fails in FinishBundle (the sink's commit step
+		// reports its commits there), and the progress report after it.
+		log.Error("[SDK] process bundle failed for instruction inst101 using plan stage-004 : while executing FinishBundle for Plan[stage-004]:")
+		log.Error("[SDK] failed to return progress: instruction inst095 failed: while executing FinishBundle for Plan[stage-004]:")
 		log.Error("clicks: job failed: the cause")
 		out := buf.String()
 		if strings.Contains(out, "level=INFO") {
@@ -48,7 +52,7 @@ func TestQuietFailures(t *testing.T) {
 		if n := strings.Count(out, "level=ERROR"); n != 1 || !strings.Contains(out, "the cause") {
 			t.Errorf("at %v: %d ERROR lines, want only the job's own:\n%s", level, n, out)
 		}
-		if dumps := strings.Count(out, "level=DEBUG"); (level == slog.LevelDebug) != (dumps == 3) {
+		if dumps := strings.Count(out, "level=DEBUG"); (level == slog.LevelDebug) != (dumps == 5) {
 			t.Errorf("at %v: %d runner reports at DEBUG:\n%s", level, dumps, out)
 		}
 	}

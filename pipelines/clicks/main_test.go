@@ -48,6 +48,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"duration":                     "forever",
 			"partition_by":                 "bucket(user_id)",
 			"seq_column":                   "yes",
+			"users":                        "0",
 			"write_shards":                 "0",
 		}),
 	})
