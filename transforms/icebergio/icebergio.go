@@ -472,8 +472,14 @@ func (f *commitFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, dest 
 			return f.sink.commit(ctx, dest, decodeChunks(next, &sent), summary)
 		}
 	})
-	if !all {
-		<-job.done // it reads on from elems, valid only in this call
+	// A large pane reads on from elems, valid only in this call. The
+	// bundle's first pane also commits while the call waits, as every pane
+	// did before: a runner learns of a failure returned here at once
+	// (prism acted on one FinishBundle returned only once the next bundle
+	// had failed too), and a bundle of one table's pane, the common case,
+	// has nothing to commit beside it. The panes after it do.
+	if !all || f.inflight.started == 1 {
+		<-job.done
 		return job.err
 	}
 	return nil

@@ -20,9 +20,10 @@ const paneBufferBytes = 4 << 20
 // each after the one before it has landed, and not at all when it failed: a
 // replace must not overtake the pane before it.
 type inflight struct {
-	slots chan struct{}           // one held by each commit running
-	last  map[string]*inflightJob // each table's latest pane
-	wg    sync.WaitGroup
+	slots   chan struct{}           // one held by each commit running
+	last    map[string]*inflightJob // each table's latest pane
+	started int                     // commits started
+	wg      sync.WaitGroup
 
 	mu      sync.Mutex
 	results []CommitResult
@@ -49,6 +50,7 @@ func (p *inflight) failed() error {
 // previous pane in the bundle has landed. It returns the job, to wait for.
 func (p *inflight) start(dest string, commit func() (CommitResult, error)) *inflightJob {
 	p.slots <- struct{}{}
+	p.started++
 	before := p.last[dest]
 	job := &inflightJob{done: make(chan struct{})}
 	p.last[dest] = job
