@@ -23,6 +23,8 @@ ARG PIPELINE=taxi
 ARG VERSION=dev
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces a module with a patched copy (third_party/README.md).
+COPY third_party/substrait-go/go.mod third_party/substrait-go/go.sum third_party/substrait-go/
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go build -trimpath -ldflags="-X main.version=${VERSION}" -o /out/pipeline ./pipelines/${PIPELINE}

@@ -17,10 +17,13 @@ PHASE := ./scripts/phase.sh
 # Debian's chromium first, for the web UI's headless browser test).
 test: lint gotest interop
 
+# The packages of third_party/ forks that carry a test of their patch.
+PATCHED := github.com/substrait-io/substrait-go/v8/extensions
+
 gotest:
 	@if [ "$(BROWSER)" = require ]; then $(PHASE) "headless Chromium for the web UI's test (Debian's package)" ./scripts/chromium.sh; fi
 	@$(PHASE) "Go tests (prism pipelines, catalogs, the Iceberg compatibility kit, the Flink and Spark lanes; the first run compiles for minutes)" \
-	  env JOBSERVER=$(JOBSERVER) BROWSER=$(BROWSER) $(GO) test -count=1 -timeout 80m ./...
+	  env JOBSERVER=$(JOBSERVER) BROWSER=$(BROWSER) $(GO) test -count=1 -timeout 80m ./... $(PATCHED)
 
 interop:
 	@if command -v java >/dev/null && command -v python3 >/dev/null; then $(PHASE) "interop suite (Spark, pyiceberg, Nessie)" ./interop/run.sh; \

@@ -151,3 +151,6 @@ require (
 	modernc.org/memory v1.11.0 // indirect
 	modernc.org/sqlite v1.57.0 // indirect
 )
+
+// A patched copy: it parses its definitions on first use, not at init (third_party/README.md).
+replace github.com/substrait-io/substrait-go/v8 => ./third_party/substrait-go
