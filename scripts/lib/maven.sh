@@ -85,7 +85,9 @@ build_lock() {
 
 build_done() {
   printf '%s\n' "$2" > "$1/.stamp"
-  exec 9>&- 2> /dev/null || true
+  # Not `exec 9>&- 2> /dev/null`: exec's redirections last, and that one
+  # silenced the caller's stderr for the rest of its run.
+  exec 9>&-
 }
 
 assemble_pom() {

@@ -10,6 +10,7 @@
 
 start_serve() {
   local bin=$1 dir=$2 log=$3
+  : > "$log" # here, not only in the background job, which the loop below may overtake
   "$bin" serve --addr=127.0.0.1:0 --local_dir="$dir" > "$log" 2>&1 &
   # shellcheck disable=SC2034 # read by the caller
   SERVE_PID=$!

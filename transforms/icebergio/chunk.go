@@ -44,6 +44,7 @@ type chunk struct {
 	chunkHeader
 	parquet []byte
 	ipc     []byte                 // a row chunk's Arrow IPC stream instead: row-level changes (runs.go), a small bundle's rows (rowChunkRows)
+	bare    bool                   // ipc is without its schema (arrowipc.Batches): a small bundle's rows
 	file    *file.Reader           // over parquet, its footer parsed
 	meta    *metadata.FileMetaData // file's footer
 }
@@ -95,25 +96,85 @@ func (c *chunk) partitionValues() map[int]any {
 }
 
 func appendChunk(dst []byte, h chunkHeader, parquet []byte) ([]byte, error) {
-	return appendChunkWith(dst, chunkMagic, h, parquet)
-}
-
-func appendChunkWith(dst []byte, magic string, h chunkHeader, body []byte) ([]byte, error) {
 	var hb bytes.Buffer
 	if err := gob.NewEncoder(&hb).Encode(h); err != nil {
 		return nil, fmt.Errorf("encoding chunk header (partition %q): %w", h.PartitionPath, err)
 	}
-	dst = append(dst, magic...)
+	dst = append(dst, chunkMagic...)
 	dst = binary.AppendUvarint(dst, uint64(hb.Len()))
 	dst = append(dst, hb.Bytes()...)
-	return append(dst, body...), nil
+	return append(dst, parquet...), nil
+}
+
+// appendRowChunk is a row chunk: rowChunkMagic, then h's ID, SentMS, Rows
+// and Keys in a few bytes rather than as gob, whose type descriptions
+// (about 200 bytes) outweighed the few rows of a table a bundle sends when
+// a stream is spread over many tables; then whether ipc is bare (without
+// its schema), and ipc.
+func appendRowChunk(h chunkHeader, bare bool, ipc []byte) []byte {
+	dst := make([]byte, 0, len(rowChunkMagic)+len(h.ID)+32+len(ipc))
+	dst = append(dst, rowChunkMagic...)
+	dst = append(dst, h.ID[:]...)
+	dst = binary.AppendVarint(dst, h.SentMS)
+	dst = binary.AppendVarint(dst, h.Rows)
+	dst = binary.AppendUvarint(dst, uint64(len(h.Keys)))
+	for _, k := range h.Keys {
+		dst = binary.AppendUvarint(dst, uint64(len(k)))
+		dst = append(dst, k...)
+	}
+	if bare {
+		dst = append(dst, 1)
+	} else {
+		dst = append(dst, 0)
+	}
+	return append(dst, ipc...)
+}
+
+// decodeRowChunk parses the rest of a row chunk after its magic.
+func decodeRowChunk(b []byte) (*chunk, error) {
+	truncated := errors.New("decoding a shuffled chunk of rows: truncated header")
+	c := &chunk{}
+	if len(b) < len(c.ID) {
+		return nil, truncated
+	}
+	b = b[copy(c.ID[:], b):]
+	varint := func() int64 {
+		v, k := binary.Varint(b)
+		if k <= 0 {
+			b = nil
+			return 0
+		}
+		b = b[k:]
+		return v
+	}
+	c.SentMS, c.Rows = varint(), varint()
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)) {
+		return nil, truncated
+	}
+	b = b[k:]
+	for range n {
+		l, k := binary.Uvarint(b)
+		if k <= 0 || uint64(len(b)-k) < l {
+			return nil, truncated
+		}
+		c.Keys = append(c.Keys, string(b[k:k+int(l)]))
+		b = b[k+int(l):]
+	}
+	if len(b) == 0 {
+		return nil, truncated
+	}
+	c.bare, c.ipc = b[0] == 1, b[1:]
+	return c, nil
 }
 
 // decodeChunk parses b (which the chunk keeps referencing).
 func decodeChunk(b []byte) (*chunk, error) {
-	rows := bytes.HasPrefix(b, []byte(rowChunkMagic))
-	if !rows && !bytes.HasPrefix(b, []byte(chunkMagic)) {
-		return nil, fmt.Errorf("decoding a shuffled chunk: %d bytes without the %q prefix (a pipeline of another icebeam version?)", len(b), chunkMagic)
+	if bytes.HasPrefix(b, []byte(rowChunkMagic)) {
+		return decodeRowChunk(b[len(rowChunkMagic):])
+	}
+	if !bytes.HasPrefix(b, []byte(chunkMagic)) {
+		return nil, fmt.Errorf("decoding a shuffled chunk: %d bytes without the %q or %q prefix (a pipeline of another icebeam version?)", len(b), chunkMagic, rowChunkMagic)
 	}
 	rest := b[len(chunkMagic):]
 	n, k := binary.Uvarint(rest)
@@ -123,10 +184,6 @@ func decodeChunk(b []byte) (*chunk, error) {
 	c := &chunk{}
 	if err := gob.NewDecoder(bytes.NewReader(rest[k : k+int(n)])).Decode(&c.chunkHeader); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk's header: %w", err)
-	}
-	if rows {
-		c.ipc = rest[k+int(n):]
-		return c, nil
 	}
 	c.parquet = rest[k+int(n):]
 	var err error
@@ -176,7 +233,8 @@ func (s *sentTimes) add(t time.Time) {
 type chunkEncoder struct {
 	tbl    *table.Table
 	fs     *memIO
-	schema *arrow.Schema // the rows' Arrow schema, without field ids
+	schema *arrow.Schema     // the rows' Arrow schema, without field ids
+	rows   *arrowipc.Batches // row chunks' batches, of schema
 	cfg    Config
 	out    [][]byte // emit's chunks, reused
 	next   int      // the shard of the next chunk, round robin from a random start
@@ -198,7 +256,7 @@ func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Conf
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}, nil
+	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, rows: arrowipc.NewBatches(rows.Arrow), cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}, nil
 }
 
 // emit encodes batches as chunks of table dest and emits them keyed by
@@ -288,22 +346,21 @@ const rowChunkRows = 1024
 // are, unpartitioned. It releases rec.
 func (e *chunkEncoder) encodeRows(rec arrow.RecordBatch, sent int64) ([]byte, error) {
 	defer rec.Release()
-	b, err := arrowipc.EncodeLZ4(rec)
+	b, err := e.rows.Encode(rec)
 	if err != nil {
 		return nil, err
 	}
-	return appendChunkWith(nil, rowChunkMagic, chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, b)
+	return appendRowChunk(chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, true, b), nil
 }
 
 // rowsOf decodes a row chunk's batch, of the row schema.
 func (e *chunkEncoder) rowsOf(c *chunk) (arrow.RecordBatch, error) {
-	rec, err := arrowipc.Decode(c.ipc)
-	if err != nil {
-		return nil, fmt.Errorf("decoding a chunk of rows: %w", err)
+	if !c.bare {
+		return nil, errors.New("a chunk of row-level changes where rows to append were expected (a pipeline of another version?)")
 	}
-	if !rec.Schema().Equal(e.schema) {
-		rec.Release()
-		return nil, fmt.Errorf("a chunk of rows has schema %s, want %s (a pipeline of another version?)", rec.Schema(), e.schema)
+	rec, err := e.rows.Decode(c.ipc)
+	if err != nil {
+		return nil, fmt.Errorf("decoding a chunk of rows (a pipeline of another version?): %w", err)
 	}
 	return rec, nil
 }

@@ -35,9 +35,10 @@ import (
 	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
-// rowChunkMagic starts a row chunk (as long as chunkMagic): the
-// header as for chunkMagic, then an Arrow IPC stream of one record batch.
-const rowChunkMagic = "IBR1"
+// rowChunkMagic starts a row chunk (as long as chunkMagic), which
+// appendRowChunk lays out: a short header, then an Arrow IPC stream of one
+// record batch.
+const rowChunkMagic = "IBR2"
 
 // The column a sorted run has after the rows' own (the Op column left
 // out): whether the row deletes its key.
@@ -63,7 +64,7 @@ func (e *chunkEncoder) encodeChanges(ctx context.Context, rec arrow.RecordBatch,
 	if err != nil {
 		return nil, fmt.Errorf("encoding changes: %w", err)
 	}
-	return appendChunkWith(nil, rowChunkMagic, h, b)
+	return appendRowChunk(h, false, b), nil
 }
 
 // sortChanges is rec's changes sorted by key, one per key (the one that
@@ -161,8 +162,8 @@ func (r *changeRun) rowColumns() int { return int(r.rec.NumCols()) - 1 }
 // decodeRun decodes a row-level chunk, sorting it first if the encode step
 // did not.
 func decodeRun(ctx context.Context, c *chunk, keys []string, opName, orderName string) (*changeRun, error) {
-	if c.ipc == nil {
-		return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of Parquet): a pipeline of another icebeam version?", len(c.parquet))
+	if c.ipc == nil || c.bare {
+		return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of rows to append): a pipeline of another icebeam version?", len(c.parquet)+len(c.ipc))
 	}
 	rdr, err := ipc.NewReader(bytes.NewReader(c.ipc), ipc.WithAllocator(memory.DefaultAllocator))
 	if err != nil {

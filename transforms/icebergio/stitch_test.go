@@ -297,13 +297,26 @@ func TestCorruptChunk(t *testing.T) {
 	_, err := decodeChunk(blob)
 	require.ErrorContains(t, err, "decoding a shuffled chunk")
 	_, err = decodeChunk([]byte("ARROW1 not a chunk"))
-	require.ErrorContains(t, err, "without the \"IBC2\" prefix")
+	require.ErrorContains(t, err, "without the \"IBC2\" or \"IBR2\" prefix")
 
-	bad := func(yield func(*chunk, error) bool) { yield(decodeChunk(blob)) }
-	_, err = s.commit(ctx, "st.corrupt", bad, nil)
-	require.ErrorContains(t, err, "st.corrupt")
-	tbl := loadTable(t, s.cat, "st.corrupt")
-	require.Nil(t, tbl.CurrentSnapshot())
+	// A row chunk cut short, and one whose rows were encoded for another
+	// schema (its 8 bytes of the schema's hash changed).
+	rowBlob := encodeRows(t, s, clicks(0, 5, "a"), 5)[0]
+	_, err = decodeChunk(rowBlob[:len(rowChunkMagic)+20])
+	require.ErrorContains(t, err, "truncated header")
+	rc, err := decodeChunk(rowBlob)
+	require.NoError(t, err)
+	other := slices.Clone(rowBlob)
+	other[len(rowBlob)-len(rc.ipc)] ^= 0xff
+
+	for blob, why := range map[*[]byte]string{&blob: "decoding a shuffled chunk", &other: "encoded for another schema"} {
+		bad := func(yield func(*chunk, error) bool) { yield(decodeChunk(*blob)) }
+		_, err = s.commit(ctx, "st.corrupt", bad, nil)
+		require.ErrorContains(t, err, "st.corrupt")
+		require.ErrorContains(t, err, why)
+		tbl := loadTable(t, s.cat, "st.corrupt")
+		require.Nil(t, tbl.CurrentSnapshot())
+	}
 }
 
 // A table's own Parquet settings, set by whoever created it, shape the data
