@@ -56,7 +56,7 @@ RUNNER_ARGS=()
 if [ "$RUNNER" = flink ]; then
   mkdir -p "$CACHE/flink-conf"
   printf 'parallelism.default: 2\ntaskmanager.numberOfTaskSlots: 2\nstate.checkpoints.dir: file://%s\n' \
-    "$PWD/$CACHE/checkpoints" > "$CACHE/flink-conf/flink-conf.yaml"
+    "$(cd "$CACHE" && pwd)/checkpoints" > "$CACHE/flink-conf/flink-conf.yaml"
   read -r JOBSERVER_PID ENDPOINT < <(JOBSERVER_LOG_LEVEL=info scripts/jobserver.sh start flink --job-port 0 \
     --conf-dir "$CACHE/flink-conf" --log "$CACHE/jobserver.log" --owner $$)
   RUNNER_ARGS=(--runner=flink --endpoint="$ENDPOINT" --environment_type=LOOPBACK --checkpointing_interval="$CHECKPOINT")

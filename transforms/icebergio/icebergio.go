@@ -163,6 +163,11 @@ const (
 	// maxBatchRows bounds the rows buffered per destination in a bundle
 	// before they are encoded as one Parquet row group.
 	maxBatchRows = 1 << 16
+	// maxBufferedRows bounds the rows buffered in a bundle over all
+	// destinations: past it the destination with the most is encoded. With
+	// a template, maxBatchRows a destination alone would allow a thousand
+	// tables 65 M rows.
+	maxBufferedRows = 1 << 18
 	// maxShards bounds Config.Shards: the committer of a pane holds the
 	// descriptions of all its parts.
 	maxShards = 1024
@@ -368,6 +373,7 @@ type encodeFn struct {
 	ops  *opChecker // Changes: the rows' operations, checked before anything is written
 	enc  *chunkEncoder
 	bufs map[string]*rowcodec.BatchBuilder
+	held int // rows in bufs
 }
 
 func (f *encodeFn) Setup() error {
@@ -389,6 +395,7 @@ func (f *encodeFn) Setup() error {
 
 func (f *encodeFn) StartBundle(_ context.Context, _ func(string, []byte)) {
 	f.bufs = map[string]*rowcodec.BatchBuilder{}
+	f.held = 0
 }
 
 func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(string, []byte)) error {
@@ -406,8 +413,20 @@ func (f *encodeFn) ProcessElement(ctx context.Context, row beam.X, emit func(str
 		f.bufs[d] = bb
 	}
 	bb.Add(p)
+	f.held++
 	if bb.Rows() >= maxBatchRows {
 		return f.flush(ctx, d, bb, emit)
+	}
+	if f.held >= maxBufferedRows {
+		// The largest holds at least held/len(bufs) rows, so the scan
+		// costs each row O(1) amortised.
+		var most *rowcodec.BatchBuilder
+		for dd, b := range f.bufs {
+			if most == nil || b.Rows() > most.Rows() {
+				d, most = dd, b
+			}
+		}
+		return f.flush(ctx, d, most, emit)
 	}
 	return nil
 }
@@ -428,6 +447,7 @@ func (f *encodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) 
 }
 
 func (f *encodeFn) flush(ctx context.Context, dest string, bb *rowcodec.BatchBuilder, emit func(string, []byte)) error {
+	f.held -= bb.Rows()
 	return f.enc.emit(ctx, dest, batchSeq(bb.Batch()), emit)
 }
 

@@ -1,13 +1,17 @@
 package icebergio
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,5 +75,45 @@ func TestBufferPane(t *testing.T) {
 			got = append(got, len(b))
 		}
 		require.Equal(t, []int{10, 20, 30}, got, "limit %d", c.limit)
+	}
+}
+
+// The encode step holds at most maxBufferedRows rows of a bundle, over all
+// the destinations of a template: past that it encodes the one with the
+// most. Every row still reaches a chunk of its own table.
+func TestEncodeBoundsRowsHeld(t *testing.T) {
+	ctx := context.Background()
+	f := &encodeFn{Cfg: Config{Table: "many.t_{user_id}"}, RowType: beam.EncodedType{T: reflect.TypeOf(click{})}}
+	require.NoError(t, f.Setup())
+	const tables, rows = 500, maxBufferedRows + maxBufferedRows/2
+	emitted := map[string]int64{}
+	before := 0 // chunks emitted before FinishBundle
+	emit := func(key string, b []byte) {
+		c, err := decodeChunk(b)
+		require.NoError(t, err)
+		n := c.Rows
+		if c.ipc == nil {
+			n = c.meta.NumRows
+		}
+		emitted[key] += n
+	}
+	f.StartBundle(ctx, emit)
+	for i := range rows {
+		row := click{UserID: strconv.Itoa(i % tables), Seq: int64(i)}
+		require.NoError(t, f.ProcessElement(ctx, beam.X(row), emit))
+		require.LessOrEqual(t, f.held, maxBufferedRows)
+	}
+	for _, n := range emitted {
+		before += int(n)
+	}
+	require.NoError(t, f.FinishBundle(ctx, emit))
+	require.Positive(t, before, "nothing encoded before the bundle's end, with %d rows held", rows)
+	require.Len(t, emitted, tables)
+	for i := range tables {
+		want := int64(rows / tables)
+		if i < rows%tables {
+			want++
+		}
+		require.Equal(t, want, emitted["many.t_"+strconv.Itoa(i)], "table many.t_%d", i)
 	}
 }
