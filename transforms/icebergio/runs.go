@@ -14,8 +14,6 @@ package icebergio
 // each the same way.
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -28,7 +26,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/uuid"
 
@@ -165,16 +162,10 @@ func decodeRun(ctx context.Context, c *chunk, keys []string, opName, orderName s
 	if c.ipc == nil || c.bare {
 		return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of rows to append): a pipeline of another icebeam version?", len(c.parquet)+len(c.ipc))
 	}
-	rdr, err := ipc.NewReader(bytes.NewReader(c.ipc), ipc.WithAllocator(memory.DefaultAllocator))
+	rec, err := arrowipc.Decode(c.ipc)
 	if err != nil {
 		return nil, fmt.Errorf("decoding a chunk of changes: %w", err)
 	}
-	defer rdr.Release()
-	if !rdr.Next() {
-		return nil, fmt.Errorf("decoding a chunk of changes: %w", cmp.Or(rdr.Err(), fmt.Errorf("no rows")))
-	}
-	rec := rdr.RecordBatch()
-	rec.Retain()
 	switch {
 	case c.Keys == nil:
 		sorted, err := sortChanges(ctx, rec, keys, opName, orderName)

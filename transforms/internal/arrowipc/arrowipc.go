@@ -12,6 +12,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // Encode is rec as an Arrow IPC stream holding one record batch.
@@ -92,52 +93,51 @@ func sizeHint(rec arrow.RecordBatch) int {
 }
 
 // Batches encodes record batches of one schema, which sender and receiver
-// both know, without it: Encode's stream with its schema message replaced
-// by 8 bytes of the message's hash, which Decode checks. For a few rows of a
-// few columns the schema message is a third of the bytes (a stream spread
+// both know, without it: the batch's IPC message alone, after 8 bytes of a
+// hash of the schema's message, which Decode checks. For a few rows of a few
+// columns the schema message is a third of a stream's bytes (a stream spread
 // over a thousand tables shuffles a few rows a table a bundle).
 type Batches struct {
 	schema *arrow.Schema
-	prefix []byte // the schema message a stream of schema starts with
+	prefix []byte // the schema's IPC message, which Decode puts back
 	sum    [8]byte
 }
 
 // NewBatches is a Batches for schema.
 func NewBatches(schema *arrow.Schema) *Batches {
+	p := ipc.GetSchemaPayload(schema, memory.DefaultAllocator)
+	defer p.Release()
 	var b bytes.Buffer
-	w := ipc.NewWriter(&b, ipc.WithSchema(schema))
-	w.Close() // a stream of no batches: the schema message, then the end marker
-	const eos = 8
-	s := &Batches{schema: schema, prefix: b.Bytes()[:b.Len()-eos]}
+	p.WritePayload(&b) // a bytes.Buffer does not fail
+	s := &Batches{schema: schema, prefix: b.Bytes()}
 	h := fnv.New64a()
 	h.Write(s.prefix)
 	h.Sum(s.sum[:0])
 	return s
 }
 
-// Encode is EncodeLZ4(rec) without the schema message, or Encode(rec)
-// below 32 rows, where LZ4's framing of each buffer outweighs what it saves;
-// rec must have the Batches' schema.
+// Encode is rec's IPC message, its buffers LZ4-compressed from 32 rows
+// (below that LZ4's framing of each buffer outweighs what it saves); rec
+// must have the Batches' schema.
 func (s *Batches) Encode(rec arrow.RecordBatch) ([]byte, error) {
 	if !rec.Schema().Equal(s.schema) {
 		return nil, fmt.Errorf("encoding Arrow IPC: a batch of schema %s, want %s", rec.Schema(), s.schema)
 	}
-	encode := EncodeLZ4
-	if rec.NumRows() < 32 {
-		encode = Encode
+	opts := []ipc.Option{ipc.WithAllocator(memory.DefaultAllocator)}
+	if rec.NumRows() >= 32 {
+		opts = append(opts, ipc.WithLZ4())
 	}
-	b, err := encode(rec)
+	p, err := ipc.GetRecordBatchPayload(rec, opts...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("encoding Arrow IPC: %w", err)
 	}
-	if !bytes.HasPrefix(b, s.prefix) {
-		return nil, fmt.Errorf("encoding Arrow IPC: the stream does not start with its schema's message")
+	defer p.Release()
+	buf := bytes.NewBuffer(make([]byte, 0, sizeHint(rec)))
+	buf.Write(s.sum[:])
+	if _, err := p.WritePayload(buf); err != nil {
+		return nil, fmt.Errorf("encoding Arrow IPC: %w", err)
 	}
-	// The hash overwrites the schema message's last bytes, so the batch is
-	// not copied.
-	b = b[len(s.prefix)-len(s.sum):]
-	copy(b, s.sum[:])
-	return b, nil
+	return buf.Bytes(), nil
 }
 
 // Decode is the record batch of bytes Encode made; the caller releases
