@@ -5,7 +5,7 @@
 #
 #   scripts/jobserver.sh assemble flink|spark   # jars into .cache/jobserver/RUNNER/lib, once
 #   scripts/jobserver.sh classpath flink|spark  # prints the java classpath (flink: the
-#                                               # patch of scripts/flink/beam-27648.patch, then lib/*)
+#                                               # patches of scripts/flink/*.patch, then lib/*)
 #   scripts/jobserver.sh start flink|spark [options] [-- driver args]
 #                                               # prints "PID ENDPOINT", e.g. "12345 localhost:8099"
 #   scripts/jobserver.sh stop PID|flink|spark|all
@@ -94,24 +94,25 @@ assemble() {
   if [ "$1" = flink ]; then assemble_patch; fi
 }
 
-# The Flink runner's classes that scripts/flink/beam-27648.patch fixes (see
-# its head), in Beam's packages; the patch's paths start at org/.
+# The Flink runner's classes that scripts/flink/*.patch fix (each says what
+# and why at its head), in Beam's packages; the patches' paths start at org/.
 PATCHED=(
   org/apache/beam/runners/fnexecution/control/BundleCheckpointHandlers.java
   org/apache/beam/runners/flink/translation/wrappers/streaming/ExecutableStageDoFnOperator.java
   org/apache/beam/runners/flink/translation/functions/FlinkExecutableStageFunction.java
 )
 
-# assemble_patch builds $CACHE/flink/patch/beam-27648.jar, once per patch and
-# pom: the 2.70.0 sources of the patched classes (sources jars from Maven
-# Central), patched, compiled against lib/ for Java 11+. classpath puts it
-# ahead of lib/, so its classes replace Beam's.
+# assemble_patch builds $CACHE/flink/patch/patches.jar, once per set of
+# patches and pom: the 2.70.0 sources of the patched classes (sources jars
+# from Maven Central), patched by scripts/flink/*.patch in name order,
+# compiled against lib/ for Java 11+. classpath puts it ahead of lib/, so its
+# classes replace Beam's.
 assemble_patch() {
-  local dir="$CACHE/flink/patch" patchfile="$ROOT/scripts/flink/beam-27648.patch" want part repo=() a
-  want=$(cat "$patchfile" "$ROOT/scripts/flink/pom.xml" | sha256sum | cut -d' ' -f1)
-  build_lock "$dir" "$want" "$dir/beam-27648.jar" && return 0
+  local dir="$CACHE/flink/patch" want part repo=() a p patches=("$ROOT"/scripts/flink/*.patch)
+  want=$(cat "${patches[@]}" "$ROOT/scripts/flink/pom.xml" | sha256sum | cut -d' ' -f1)
+  build_lock "$dir" "$want" "$dir/patches.jar" && return 0
   command -v javac > /dev/null 2>&1 || die "javac not found: patching the Flink job server needs a JDK (apt-get install openjdk-17-jdk-headless)"
-  log "patching the flink job server (apache/beam#27648) into $dir"
+  log "patching the flink job server (scripts/flink/*.patch) into $dir"
   part="$dir.part"
   rm -rf "$part"
   mkdir -p "$part/src" "$part/classes"
@@ -123,13 +124,16 @@ assemble_patch() {
 $(tail -n 20 "$part/mvn.log")"
     unzip -q -o "$part/$a-2.70.0-sources.jar" "${PATCHED[@]}" -d "$part/src" 2> /dev/null || true
   done
-  (cd "$part/src" && patch -p1 -s --no-backup-if-mismatch < "$patchfile") ||
-    die "scripts/flink/beam-27648.patch does not apply to Beam 2.70.0's sources"
+  for p in "${patches[@]}"; do
+    (cd "$part/src" && patch -p1 -s --no-backup-if-mismatch < "$p") ||
+      die "scripts/flink/${p##*/} does not apply to Beam 2.70.0's sources"
+  done
   (cd "$part/src" && javac -nowarn -proc:none --release 11 -d "$part/classes" \
     -cp "$(lib_dir flink)/*" "${PATCHED[@]}") > "$part/javac.log" 2>&1 ||
     die "compiling the patched classes failed: $(tail -n 20 "$part/javac.log")"
-  jar cf "$part/beam-27648.jar" -C "$part/classes" .
-  mv "$part/beam-27648.jar" "$dir/"
+  jar cf "$part/patches.jar" -C "$part/classes" .
+  rm -f "$dir"/*.jar
+  mv "$part/patches.jar" "$dir/"
   rm -rf "$part"
   build_done "$dir" "$want"
 }

@@ -285,9 +285,9 @@ func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 			// (a finished task stops checkpoints) and the job never
 			// ends: they stop streamEndMargin after the stream's end.
 			opts["shutdownSourcesAfterIdleMs"] = (max(time.Until(end), 0) + streamEndMargin(interval)).Milliseconds()
-			// Beam's DoFnOperator then runs what a stable-input step
-			// still holds; the portable runner's stage operator never
-			// gets there (see streamEndMargin), but a later one might.
+			// A stable-input step that still holds input when its
+			// input ends runs it then instead of waiting for a
+			// checkpoint that cannot come (see streamEndMargin).
 			opts["enableStableInputDrain"] = true
 		}
 	}
@@ -305,13 +305,17 @@ func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 // for good: ExecutableStageDoFnOperator.flushData loops until the step's
 // output watermark is final, which that input holds back until a checkpoint
 // completes, and none can while the loop holds the task's thread (thread
-// dumps: the thread spinning at ExecutableStageDoFnOperator.java:718, the
-// job's last checkpoint pending). Sources that stop at the stream's end, or
-// before it when the rows fall behind their schedule on a loaded machine,
-// send their end of input right behind its last pane; stopping them later
-// leaves time for the last pane to reach the commit, for a checkpoint taken
-// after it (up to an interval away, after one in flight) to complete, and
-// for the machine to be slow.
+// dumps: the thread spinning in flushData, the job's last checkpoint
+// pending). The job server scripts/jobserver.sh assembles is patched to run
+// that input instead (enableStableInputDrain; scripts/flink/
+// stable-input-drain.patch), but then no checkpoint covers the last pane's
+// commit. Sources that stop at the stream's end send their end of input
+// right behind its last pane; stopping them later leaves time for the last
+// pane to reach the commit, for a checkpoint taken after it (up to an
+// interval away, after one in flight) to complete, and for the machine to
+// be slow. A source far behind its schedule (rows due faster than the job
+// carries them) can still be emitting when they stop: it then emits the
+// rest at its end of input, and the last panes take the drain.
 func streamEndMargin(interval time.Duration) time.Duration {
 	return 2*interval + 15*time.Second
 }
