@@ -250,6 +250,15 @@ func runnerOptionsFor(pipeline *pipepb.Pipeline) (map[string]any, error) {
 		return nil, fmt.Errorf("--runner=spark cannot run this streaming pipeline: Beam's portable Spark runner does not support the self-checkpointing splittable DoFns that unbounded Go sources are built on (it fails with \"ActiveBundle does not have a registered bundle checkpoint handler\"); run it on Flink or Dataflow")
 	}
 	opts := map[string]any{}
+	if streaming {
+		// Beam's Flink runner picks its streaming translation from the
+		// unbounded PCollections, but its operators read this option,
+		// which the Go SDK never sets: without it they end bundles only
+		// at checkpoints and watermarks (not after maxBundleTimeMills),
+		// so a source emitted for a second and then waited for the next
+		// checkpoint, and a pane sat in an open bundle until one.
+		opts["streaming"] = true
+	}
 	interval := *checkpointingInterval
 	if interval == 0 && streaming {
 		// Flink, or a job server we cannot tell from Flink

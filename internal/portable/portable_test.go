@@ -54,6 +54,7 @@ func TestFlinkStreamingOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]any{
+		"streaming":                       true,
 		"checkpointingInterval":           int64(5000),
 		"finishBundleBeforeCheckpointing": true,
 		"numberOfExecutionRetries":        3,
