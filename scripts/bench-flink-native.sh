@@ -21,9 +21,16 @@
 #                so about RATE x DURATION rows. Ours generate DURATION/INTERVAL
 #                rows and end when all are committed: flat out on prism
 #                INTERVAL=100ns (10 M rows/s offered, more than it does), on
-#                portable Flink 1us (1 M rows/s: faster offers hang Beam's
-#                Flink runner at the end, docs/benchmarks.md), with RATE
-#                INTERVAL=1/RATE for both.
+#                portable Flink FLINK_INTERVAL, with RATE INTERVAL=1/RATE for
+#                both.
+#   FLINK_INTERVAL  flat out, our rows' interval on portable Flink (default
+#                400ns: 2.5 M rows/s offered, about what Beam's Flink runner
+#                carries here). An offer well above what it carries is not
+#                flat out but behind schedule: the rows due pile up, the
+#                job's sources stop at the stream's end plus a margin while
+#                the generator still has rows to emit, and it emits them at
+#                its end of input, where no checkpoint completes and the last
+#                panes commit only when the job ends (docs/dataflow.md).
 #   RUNS         3; WRITERS "native prism flink" (any subset, in that rotation)
 #   RATE         0 = flat out, else rows/s for every writer
 #   CHECKPOINT   20s, native Flink's checkpoint interval (its sink commits once
@@ -36,10 +43,10 @@
 #                checks each seq once on ours; native's seqs come from a
 #                DataGeneratorSource instead of SQL's datagen)
 #   USERS        10 distinct user ids
-#   RUN_TIMEOUT  seconds per run, default DURATION + 120: a run past it is
+#   RUN_TIMEOUT  seconds per run, default 3 x DURATION + 120 (prism flat out
+#                takes over 2 x DURATION for its rows at 4.5 M rows/s): a run past it is
 #                stopped (SIGTERM, SIGKILL 30 s later) and recorded as "did
-#                not finish" with whatever it had committed (our clicks on
-#                portable Flink flat out is known to hang at its end)
+#                not finish" with whatever it had committed
 #   BENCH_CACHE  .cache/bench-flink-native: binaries, catalogs, runs/RUN-WRITER/
 #                (each run's logs, /usr/bin/time and /proc figures,
 #                table metadata, result.json)
@@ -117,7 +124,7 @@ DUR_MS=$(python3 -c "
 import re, sys
 m = re.fullmatch(r'(\d+(?:\.\d+)?)(ms|s|m|h)', sys.argv[1]) or sys.exit('bench-flink-native: DURATION wants e.g. 100s, 2m, 1500ms')
 print(round(float(m.group(1)) * {'ms': 1, 's': 1e3, 'm': 6e4, 'h': 3.6e6}[m.group(2)]))" "$DURATION")
-RUN_TIMEOUT=${RUN_TIMEOUT:-$((DUR_MS / 1000 + 120))}
+RUN_TIMEOUT=${RUN_TIMEOUT:-$((DUR_MS * 3 / 1000 + 120))}
 for w in $WRITERS; do
   case "$w" in native | prism | flink) ;; *) die "WRITERS: want native, prism or flink (got '$w')" ;; esac
 done
@@ -125,7 +132,7 @@ done
 if [ "$RATE" -gt 0 ]; then
   PRISM_INTERVAL="$((1000000000 / RATE))ns" FLINK_INTERVAL=$PRISM_INTERVAL
 else
-  PRISM_INTERVAL=100ns FLINK_INTERVAL=1us
+  PRISM_INTERVAL=100ns FLINK_INTERVAL=${FLINK_INTERVAL:-400ns}
 fi
 [ "$PARALLELISM" = 2 ] || [[ " $WRITERS " != *" flink "* ]] ||
   log "note: PARALLELISM=$PARALLELISM is native Flink's; bench-clicks runs Beam's Flink at parallelism 2"
