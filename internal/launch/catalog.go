@@ -18,12 +18,13 @@ import (
 // Config that names a catalog comes back resolved (catalog.Resolve).
 // Without one, Catalog starts the embedded local catalog in cfg.LocalDir
 // (default catalog.DefaultLocalDir) on a loopback port and returns a Config
-// pointing at it; stop shuts the server down once the pipeline is done.
-// Workers must receive the returned Config, not the original.
+// pointing at it; stop shuts the server down once the pipeline is done,
+// and ends the ICEBEAM_CPUPROFILE profile. Workers must receive the
+// returned Config, not the original.
 func Catalog(ctx context.Context, cfg catalog.Config) (resolved catalog.Config, stop func() error, err error) {
 	cfg, err = catalog.Resolve(cfg)
 	if err != nil || !cfg.Embedded() {
-		return cfg, func() error { return nil }, err
+		return cfg, func() error { stopCPUProfile(); return nil }, err
 	}
 	dir := cfg.LocalDir
 	if dir == "" {
@@ -43,7 +44,7 @@ func Catalog(ctx context.Context, cfg catalog.Config) (resolved catalog.Config, 
 	cfg.URI = srv.URL()
 	cfg.LocalDir = abs
 	cfg.Warehouse = ""
-	return cfg, srv.Close, nil
+	return cfg, func() error { stopCPUProfile(); return srv.Close() }, nil
 }
 
 // CheckedCatalog is Catalog for a pipeline that writes: when the launch
@@ -77,14 +78,11 @@ func Begin(ctx context.Context, name string, flags catalog.Config, checks ...fun
 	if err := CheckCatalog(flags); err != nil {
 		Fatalf("%s: %v", name, err)
 	}
-	cfg, stopCatalog, err := CheckedCatalog(ctx, flags)
+	cfg, stop, err := CheckedCatalog(ctx, flags)
 	if err != nil {
 		Fatalf("%s: %v", name, err)
 	}
-	return cfg, func() error {
-		stopCPUProfile()
-		return stopCatalog()
-	}
+	return cfg, stop
 }
 
 // Where names the catalog a job wrote to, for its summary: cfg as Catalog

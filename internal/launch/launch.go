@@ -66,6 +66,7 @@ func Start(name, version, synopsis string) {
 	ConfigureRunner()
 	log.Printf("%s %s, runner %s", name, version, Runner())
 	startCPUProfile()
+	releaseStartupPages()
 }
 
 // startCPUProfile profiles the launching process's CPU into the file

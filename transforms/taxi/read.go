@@ -289,7 +289,12 @@ func (b *batch) fold(groups *groupIndex) {
 		p.sums.Fare += fr
 		if tipNull == nil || !tipNull[i] {
 			// Spark: round((tip_amount / fare_amount) * 100, 2), in that order.
-			p.sums.TipPct += sparkRound2((tip[i] / fr) * 100)
+			v := (tip[i] / fr) * 100
+			r, ok := round2Fast(v)
+			if !ok {
+				r = roundDecimal(v, 2)
+			}
+			p.sums.TipPct += r
 			p.tipPctN++
 		}
 		if totalNull == nil || !totalNull[i] {

@@ -86,14 +86,21 @@ func TestRoundFastAgreesWithDecimal(t *testing.T) {
 	}
 }
 
-// sparkRound2, the fold's per-row rounding, is sparkRound(x, 2) to the bit.
-func TestSparkRound2(t *testing.T) {
+// round2Fast, the fold's per-row rounding, is sparkRound(x, 2) to the bit
+// wherever it answers, and answers for most of the values tips are made of.
+func TestRound2Fast(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
+	answered, asked := 0, 0
 	check := func(x float64) {
 		t.Helper()
-		got, want := sparkRound2(x), sparkRound(x, 2)
-		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
-			t.Fatalf("sparkRound2(%v) = %v, sparkRound(x, 2) = %v", x, got, want)
+		asked++
+		got, ok := round2Fast(x)
+		if !ok {
+			return
+		}
+		answered++
+		if want := sparkRound(x, 2); math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("round2Fast(%v) = %v, sparkRound(x, 2) = %v", x, got, want)
 		}
 	}
 	for _, x := range []float64{0, math.Copysign(0, -1), -0.001, -0.004, 0.005, -0.005, 2.675, -2.675, 1.005,
@@ -111,5 +118,8 @@ func TestSparkRound2(t *testing.T) {
 		tip, fare := float64(r.IntN(5000))/100, float64(r.IntN(9000)+1)/100
 		check(tip / fare * 100)
 		check(-tip / fare * 100)
+	}
+	if answered < asked*3/4 {
+		t.Errorf("round2Fast answered %d of %d values", answered, asked)
 	}
 }
