@@ -33,6 +33,9 @@ type flinkRun struct {
 	faulttest.Fault
 	interval, duration time.Duration
 	args               []string
+	// drains: the run must end through the stable-input drain
+	// (scripts/flink/stable-input-drain.patch), which its job server logs.
+	drains bool
 }
 
 // TestFlinkExactlyOnce runs clicks on Beam's portable Flink runner with
@@ -115,6 +118,7 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			interval: time.Microsecond,
 			duration: 3 * time.Second,
 			args:     []string{"--runner_option=shutdownSourcesAfterIdleMs=1000"},
+			drains:   true,
 		},
 	}
 	bin := pipelineBin.Path(t)
@@ -149,6 +153,9 @@ func TestFlinkExactlyOnce(t *testing.T) {
 			}
 			t.Logf("clicks on Flink (%s): %v, %d completed checkpoints, %d job restarts, %d stable-input steps drained at the end", fa.Name,
 				time.Since(start).Round(time.Second), js.Count("Completed checkpoint"), js.Count("Restoring job"), js.Count("ends holding input"))
+			if fa.drains && js.Count("ends holding input") == 0 {
+				t.Error("the job ended without the stable-input drain: this run no longer reaches the path it tests")
+			}
 			faulttest.RequireEachSeqOnce(t, f.URL, f.Tokens.Credential(), name, int(duration/interval))
 			f.Check(t)
 		})
