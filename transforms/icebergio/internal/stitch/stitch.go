@@ -230,11 +230,18 @@ func (s *Stitcher) copy(ctx context.Context, c *Chunk) error {
 func (s *Stitcher) Close(ctx context.Context) ([]iceberg.DataFile, error) {
 	// Unencoded rows first (they sort first): their small chunks join
 	// their partitions' pending rows, if any.
+	// Flushing the unencoded rows adds to other partitions' pending rows
+	// (later in the order) but, closing, starts none: one sorted pass
+	// flushes all, and the loop is there should that ever change.
 	s.closing = true
 	for len(s.pending) > 0 {
-		k := slices.Sorted(maps.Keys(s.pending))[0]
-		if err := s.flushPending(ctx, k); err != nil {
-			return nil, err
+		for _, k := range slices.Sorted(maps.Keys(s.pending)) {
+			if s.pending[k] == nil {
+				continue
+			}
+			if err := s.flushPending(ctx, k); err != nil {
+				return nil, err
+			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.open)) {
