@@ -70,18 +70,27 @@ func main() {
 		Properties:          map[string]string{table.PropertyFormatVersion: fmt.Sprint(*formatVersion)},
 	}
 	ctx := context.Background()
-	cfg, stop := launch.Begin(ctx, "cdc", catalogFlags, checkFlags, func() error { return icebergio.Check(writeCfg, reflect.TypeFor[cdc.Change]()) })
+	// The generated stream comes as Arrow batches, with no element per
+	// change; Debezium events are parsed one by one.
+	records := *input == ""
+	checkWrite := func() error {
+		if records {
+			return icebergio.CheckRecords(writeCfg, cdc.Schema())
+		}
+		return icebergio.Check(writeCfg, reflect.TypeFor[cdc.Change]())
+	}
+	cfg, stop := launch.Begin(ctx, "cdc", catalogFlags, checkFlags, checkWrite)
 	defer stop()
 
 	p, s := beam.NewPipelineWithRoot()
-	var log beam.PCollection
-	if *input != "" {
-		log = cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
-	} else {
-		log = cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration, Mixed: *changes == "mixed"})
-	}
 	writeCfg.Catalog = cfg
-	icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, log)
+	if records {
+		log := cdc.Generate(s, cdc.GenerateConfig{Keys: *keys, Interval: *interval, Duration: *duration, Mixed: *changes == "mixed", Records: true})
+		icebergio.WriteRecords(s.Scope("WriteToIceberg"), writeCfg, cdc.Schema(), log)
+	} else {
+		log := cdc.ReadDebezium(s, cdc.ReadConfig{Pattern: *input, Rate: *rate})
+		icebergio.Write(s.Scope("WriteToIceberg"), writeCfg, log)
+	}
 
 	start := time.Now()
 	if err := beamx.Run(ctx, p); err != nil {

@@ -1,12 +1,20 @@
 package cdc
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
+
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 // base is 2026-01-01T00:00:00Z in microseconds: 20454 days after the epoch.
@@ -182,3 +190,89 @@ func TestMixedShares(t *testing.T) {
 		t.Errorf("the changes touch %d keys, want all %d", len(ids), keys)
 	}
 }
+
+// With Records the changes come in Arrow batches: read back column by
+// column, they are Mixed's, each once, and each batch is timestamped when
+// its first change fell due.
+func TestGenerateRecords(t *testing.T) {
+	const n, keys = 200_000, 1000
+	interval := time.Microsecond
+	start := time.Now().Add(-time.Minute).Truncate(time.Millisecond)
+	p, s := beam.NewPipelineWithRoot()
+	col := Generate(s, GenerateConfig{Keys: keys, Interval: interval, Duration: n * interval, Start: start, Mixed: true, Records: true})
+	key := t.Name()
+	beam.ParDo0(s, &collectBatchFn{Key: key}, col)
+	if err := ptest.Run(p); err != nil {
+		t.Fatal(err)
+	}
+	batchesMu.Lock()
+	got := batches[key]
+	batchesMu.Unlock()
+	if len(got) < 2 {
+		t.Errorf("%d batches, want several (at most %d changes each)", len(got), batchRows)
+	}
+	seen := make([]bool, n)
+	for _, b := range got {
+		for j, c := range b.changes {
+			i := c.LSN - 1
+			if i < 0 || i >= n || seen[i] {
+				t.Fatalf("change with LSN %d: outside the stream or seen twice", c.LSN)
+			}
+			seen[i] = true
+			if want := Mixed(i, keys); c != want {
+				t.Fatalf("change %d: %+v, want %+v", i, c, want)
+			}
+			if j == 0 {
+				// Beam's event times are whole milliseconds.
+				if want := start.Add(time.Duration(i) * interval).Truncate(time.Millisecond); !b.at.Equal(want) {
+					t.Errorf("batch starting at change %d timestamped %v, want %v", i, b.at, want)
+				}
+			}
+		}
+	}
+	for i, ok := range seen {
+		if !ok {
+			t.Fatalf("change %d missing", i)
+		}
+	}
+}
+
+type stampedBatch struct {
+	at      time.Time
+	changes []Change
+}
+
+var (
+	batchesMu sync.Mutex
+	batches   = map[string][]stampedBatch{}
+)
+
+// collectBatchFn reads each batch back into Changes, column by column by
+// name, and appends it to batches[Key].
+type collectBatchFn struct{ Key string }
+
+func (f *collectBatchFn) ProcessElement(ts beam.EventTime, b []byte) error {
+	rec, err := arrowipc.Decode(b)
+	if err != nil {
+		return err
+	}
+	defer rec.Release()
+	if !rec.Schema().Equal(Schema()) {
+		return fmt.Errorf("batch schema %s, want %s", rec.Schema(), Schema())
+	}
+	col := func(name string) arrow.Array { return rec.Column(rec.Schema().FieldIndices(name)[0]) }
+	ops, owners := col("op").(*array.String), col("owner").(*array.String)
+	lsns, ids, balances := col("lsn").(*array.Int64), col("id").(*array.Int64), col("balance_cents").(*array.Int64)
+	updated := col("updated_at").(*array.Timestamp)
+	cs := make([]Change, rec.NumRows())
+	for r := range cs {
+		cs[r] = Change{Op: ops.Value(r), LSN: lsns.Value(r), ID: ids.Value(r), Owner: owners.Value(r),
+			BalanceCents: balances.Value(r), UpdatedAt: int64(updated.Value(r))}
+	}
+	batchesMu.Lock()
+	defer batchesMu.Unlock()
+	batches[f.Key] = append(batches[f.Key], stampedBatch{at: ts.ToTime(), changes: cs})
+	return nil
+}
+
+func init() { register.DoFn2x1[beam.EventTime, []byte, error](&collectBatchFn{}) }

@@ -31,44 +31,19 @@ func Schema(sequenced bool) *arrow.Schema {
 // batchRows bounds the rows of an emitted batch.
 const batchRows = 1 << 16
 
-// emitRecords is ProcessElement for Records: the paced blocks of due rows
-// are gathered into batches, each emitted (timestamped when its first row
-// fell due) once full and at the end of the bundle.
+// emitRecords is ProcessElement for Records: the due rows go out in
+// batches of up to batchRows, each timestamped when its first row fell due.
 func (f *generateFn) emitRecords(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
-	first, next := int64(-1), int64(0)
-	flush := func() error {
-		if first < 0 {
-			return nil
-		}
-		rec := f.batch(first, next)
+	return blocks.PaceBatches(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, batchRows, func(from, to int64) error {
+		rec := f.batch(from, to)
 		b, err := arrowipc.Encode(rec)
 		rec.Release()
 		if err != nil {
 			return err
 		}
-		emit(mtime.FromTime(sp.DueAt(first)), b)
-		first = -1
-		return nil
-	}
-	pc, err := blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, func(from, to int64, _ time.Time) error {
-		for from < to {
-			if first < 0 {
-				first = from
-			}
-			next = min(to, first+batchRows)
-			from = next
-			if next-first == batchRows {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
+		emit(mtime.FromTime(sp.DueAt(from)), b)
 		return nil
 	})
-	if err != nil {
-		return pc, err
-	}
-	return pc, flush()
 }
 
 // batch is rows [from, to) as columns, built from their buffers: the user

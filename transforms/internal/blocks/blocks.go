@@ -194,6 +194,44 @@ func Pace(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sc
 	}
 }
 
+// PaceBatches is Pace for a source that emits batches: the due positions
+// are gathered into batches of at most rows positions, each handed to emit
+// ([from, to)) once full and at the end of the bundle. A batch is one
+// element for the runner, however many rows it holds, and the watermark
+// Pace moves within a bundle is reported only when the bundle ends, so a
+// batch emitted after its first rows' block is not late.
+func PaceBatches(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sched Schedule, bundle time.Duration,
+	stopped func() bool, rows int64, emit func(from, to int64) error) (sdf.ProcessContinuation, error) {
+	first, next := int64(-1), int64(0)
+	flush := func() error {
+		if first < 0 {
+			return nil
+		}
+		err := emit(first, next)
+		first = -1
+		return err
+	}
+	pc, err := Pace(ctx, we, rt, sched, bundle, stopped, func(from, to int64, _ time.Time) error {
+		for from < to {
+			if first < 0 {
+				first = from
+			}
+			next = min(to, first+rows)
+			from = next
+			if next-first == rows {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return pc, err
+	}
+	return pc, flush()
+}
+
 // An Element is a paced source's input element: its schedule and its
 // number of positions.
 type Element interface {
