@@ -16,7 +16,7 @@ func Schema() *arrow.Schema {
 		{Name: "id", Type: arrow.PrimitiveTypes.Int64},
 		{Name: "owner", Type: arrow.BinaryTypes.String},
 		{Name: "balance_cents", Type: arrow.PrimitiveTypes.Int64},
-		{Name: "updated_at", Type: arrow.FixedWidthTypes.Timestamp_us},
+		{Name: "updated_at", Type: timestampUS},
 	}, nil)
 }
 
@@ -36,7 +36,7 @@ func changesBatch(change func(i, keys int64) Change, keys, from, to int64) arrow
 		lsns[j], ids[j], balances[j], updated[j] = c.LSN, c.ID, c.BalanceCents, c.UpdatedAt
 	}
 	cols := []arrow.Array{ops.array(), fixed(arrow.PrimitiveTypes.Int64, lsns), fixed(arrow.PrimitiveTypes.Int64, ids),
-		owners.array(), fixed(arrow.PrimitiveTypes.Int64, balances), fixed(arrow.FixedWidthTypes.Timestamp_us, updated)}
+		owners.array(), fixed(arrow.PrimitiveTypes.Int64, balances), fixed(timestampUS, updated)}
 	return array.NewRecordBatch(Schema(), cols, int64(n))
 }
 
@@ -65,3 +65,8 @@ func fixed(t arrow.DataType, v []int64) arrow.Array {
 	return array.MakeFromData(array.NewData(t, len(v),
 		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0))
 }
+
+// timestampUS is an Iceberg timestamp (without zone), as Change's
+// `iceberg:"timestamp"` UpdatedAt is: arrow's Timestamp_us carries the UTC
+// zone, which iceberg-go maps to timestamptz.
+var timestampUS = &arrow.TimestampType{Unit: arrow.Microsecond}
