@@ -6,12 +6,12 @@ import (
 	"reflect"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
-	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -177,16 +177,8 @@ func (f *generateFn) ProcessElement(ctx context.Context, we *sdf.ManualWatermark
 		change = Mixed
 	}
 	if f.Records {
-		return blocks.PaceBatches(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, batchRows, func(from, to int64) error {
-			rec := changesBatch(change, f.Keys, from, to)
-			b, err := arrowipc.Encode(rec)
-			rec.Release()
-			if err != nil {
-				return err
-			}
-			emit(mtime.FromTime(sp.DueAt(from)), b)
-			return nil
-		})
+		batch := func(from, to int64) arrow.RecordBatch { return changesBatch(change, f.Keys, from, to) }
+		return blocks.PaceBatches(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, batch, emit)
 	}
 	return blocks.Pace(ctx, we, rt, sp, time.Duration(f.BundleNanos), nil, func(from, to int64, _ time.Time) error {
 		for i := from; i < to; i++ {

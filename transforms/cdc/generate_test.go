@@ -15,6 +15,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
+	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
 // base is 2026-01-01T00:00:00Z in microseconds: 20454 days after the epoch.
@@ -209,7 +210,7 @@ func TestGenerateRecords(t *testing.T) {
 	got := batches[key]
 	batchesMu.Unlock()
 	if len(got) < 2 {
-		t.Errorf("%d batches, want several (at most %d changes each)", len(got), batchRows)
+		t.Errorf("%d batches, want several (at most %d changes each)", len(got), blocks.BatchRows)
 	}
 	seen := make([]bool, n)
 	for _, b := range got {

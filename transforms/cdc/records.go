@@ -20,9 +20,6 @@ func Schema() *arrow.Schema {
 	}, nil)
 }
 
-// batchRows bounds the changes of an emitted batch.
-const batchRows = 1 << 16
-
 // changesBatch is changes [from, to) of change as columns, built straight
 // into their buffers.
 func changesBatch(change func(i, keys int64) Change, keys, from, to int64) arrow.RecordBatch {

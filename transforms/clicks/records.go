@@ -8,10 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
-	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 
-	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -28,22 +26,10 @@ func Schema(sequenced bool) *arrow.Schema {
 	return arrow.NewSchema(fields, nil)
 }
 
-// batchRows bounds the rows of an emitted batch.
-const batchRows = 1 << 16
-
 // emitRecords is ProcessElement for Records: the due rows go out in
-// batches of up to batchRows, each timestamped when its first row fell due.
+// batches (blocks.PaceBatches).
 func (f *generateFn) emitRecords(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *blocks.Tracker, sp blocks.Interval, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
-	return blocks.PaceBatches(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, batchRows, func(from, to int64) error {
-		rec := f.batch(from, to)
-		b, err := arrowipc.Encode(rec)
-		rec.Release()
-		if err != nil {
-			return err
-		}
-		emit(mtime.FromTime(sp.DueAt(from)), b)
-		return nil
-	})
+	return blocks.PaceBatches(ctx, we, rt, sp, time.Duration(f.BundleNanos), stopping.Load, f.batch, emit)
 }
 
 // batch is rows [from, to) as columns, built from their buffers: the user

@@ -1,7 +1,8 @@
 // Package blocks is the restriction tracker of icebeam's streaming sources
 // (the clicks generator, the change-stream generator and replayer): an
 // offset range claimed a block of due positions at a time, which a runner
-// may split or checkpoint at any moment.
+// may split or checkpoint at any moment, and the pacing of their bundles,
+// row by row or in Arrow batches.
 package blocks
 
 import (
@@ -12,10 +13,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
 	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 // NewTracker tracks r from its start.
@@ -194,31 +198,42 @@ func Pace(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sc
 	}
 }
 
-// PaceBatches is Pace for a source that emits batches: the due positions
-// are gathered into batches of at most rows positions, each handed to emit
-// ([from, to)) once full and at the end of the bundle. A batch is one
-// element for the runner, however many rows it holds, and the watermark
-// Pace moves within a bundle is reported only when the bundle ends, so a
-// batch emitted after its first rows' block is not late.
+// BatchRows bounds the rows of a batch PaceBatches emits.
+const BatchRows = 1 << 16
+
+// PaceBatches is Pace for a source that emits Arrow record batches: the due
+// positions are gathered into batches of at most BatchRows, each built by
+// build ([from, to)) once full and at the end of the bundle, and emitted as
+// an Arrow IPC stream timestamped when its first position fell due. A
+// batch is one element for the runner, however many rows it holds. It may
+// be emitted after Pace moved the watermark past its timestamp within the
+// bundle: the runner takes a bundle's outputs together with the watermark
+// of its residual, so the batch is not late.
 func PaceBatches(ctx context.Context, we *sdf.ManualWatermarkEstimator, rt *Tracker, sched Schedule, bundle time.Duration,
-	stopped func() bool, rows int64, emit func(from, to int64) error) (sdf.ProcessContinuation, error) {
+	stopped func() bool, build func(from, to int64) arrow.RecordBatch, emit func(beam.EventTime, beam.X)) (sdf.ProcessContinuation, error) {
 	first, next := int64(-1), int64(0)
 	flush := func() error {
 		if first < 0 {
 			return nil
 		}
-		err := emit(first, next)
+		rec := build(first, next)
+		b, err := arrowipc.Encode(rec)
+		rec.Release()
+		if err != nil {
+			return err
+		}
+		emit(mtime.FromTime(sched.DueAt(first)), b)
 		first = -1
-		return err
+		return nil
 	}
 	pc, err := Pace(ctx, we, rt, sched, bundle, stopped, func(from, to int64, _ time.Time) error {
 		for from < to {
 			if first < 0 {
 				first = from
 			}
-			next = min(to, first+rows)
+			next = min(to, first+BatchRows)
 			from = next
-			if next-first == rows {
+			if next-first == BatchRows {
 				if err := flush(); err != nil {
 					return err
 				}
