@@ -173,6 +173,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"interval":                     "5 seconds",
 			"keys":                         "0",
 			"duration":                     "forever",
+			"staging_threshold":            "64KiB",
 		}),
 	})
 	for _, err := range errs {

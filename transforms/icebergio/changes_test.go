@@ -158,7 +158,7 @@ func sinkAppend(t testTB, s *sink, name string, rows []event) {
 		v := any(rows[i])
 		bb.Add(s.rows.RowPointer(&v))
 	}
-	blobs, err := s.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), nil)
+	blobs, err := s.enc.encode(ctx, name, batchSeq(bb.Batch()), time.Now(), nil)
 	require.NoError(t, err)
 	_, err = s.commit(ctx, name, deliver(blobs), nil)
 	require.NoError(t, err)

@@ -42,11 +42,13 @@ import (
 // chunkHeader, then the Parquet file.
 type chunk struct {
 	chunkHeader
-	parquet []byte
-	ipc     []byte                 // a row chunk's Arrow IPC stream instead: row-level changes (runs.go), a small bundle's rows (rowChunkRows)
-	bare    bool                   // ipc is without its schema (arrowipc.Batches): a small bundle's rows
-	file    *file.Reader           // over parquet, its footer parsed
-	meta    *metadata.FileMetaData // file's footer
+	parquet    []byte
+	ipc        []byte                 // a row chunk's Arrow IPC stream instead: row-level changes (runs.go), a small bundle's rows (rowChunkRows)
+	bare       bool                   // ipc is without its schema (arrowipc.Batches): a small bundle's rows
+	staged     string                 // where ipc was staged (staging.go)
+	stagedSize int64                  // and its length
+	file       *file.Reader           // over parquet, its footer parsed
+	meta       *metadata.FileMetaData // file's footer
 }
 
 // chunkHeader is what the committer needs besides the Parquet bytes.
@@ -106,13 +108,20 @@ func appendChunk(dst []byte, h chunkHeader, parquet []byte) ([]byte, error) {
 	return append(dst, parquet...), nil
 }
 
+// How a row chunk's body is laid out, the byte after its header.
+const (
+	rowBodyIPC    = 0 // an Arrow IPC stream
+	rowBodyBare   = 1 // an Arrow IPC stream without its schema (arrowipc.Batches)
+	rowBodyStaged = 2 // the size (uvarint) and location of a file holding an Arrow IPC stream (staging.go)
+)
+
 // appendRowChunk is a row chunk: rowChunkMagic, then h's ID, SentMS, Rows
 // and Keys in a few bytes rather than as gob, whose type descriptions
 // (about 200 bytes) outweighed the few rows of a table a bundle sends when
-// a stream is spread over many tables; then whether ipc is bare (without
-// its schema), and ipc.
-func appendRowChunk(h chunkHeader, bare bool, ipc []byte) []byte {
-	dst := make([]byte, 0, len(rowChunkMagic)+len(h.ID)+32+len(ipc))
+// a stream is spread over many tables; then how the body is laid out (a
+// rowBody constant), and the body.
+func appendRowChunk(h chunkHeader, body byte, b []byte) []byte {
+	dst := make([]byte, 0, len(rowChunkMagic)+len(h.ID)+32+len(b))
 	dst = append(dst, rowChunkMagic...)
 	dst = append(dst, h.ID[:]...)
 	dst = binary.AppendVarint(dst, h.SentMS)
@@ -122,12 +131,8 @@ func appendRowChunk(h chunkHeader, bare bool, ipc []byte) []byte {
 		dst = binary.AppendUvarint(dst, uint64(len(k)))
 		dst = append(dst, k...)
 	}
-	if bare {
-		dst = append(dst, 1)
-	} else {
-		dst = append(dst, 0)
-	}
-	return append(dst, ipc...)
+	dst = append(dst, body)
+	return append(dst, b...)
 }
 
 // decodeRowChunk parses the rest of a row chunk after its magic.
@@ -164,7 +169,20 @@ func decodeRowChunk(b []byte) (*chunk, error) {
 	if len(b) == 0 {
 		return nil, truncated
 	}
-	c.bare, c.ipc = b[0] == 1, b[1:]
+	switch b[0] {
+	case rowBodyIPC:
+		c.ipc = b[1:]
+	case rowBodyBare:
+		c.bare, c.ipc = true, b[1:]
+	case rowBodyStaged:
+		n, k := binary.Uvarint(b[1:])
+		if k <= 0 {
+			return nil, truncated
+		}
+		c.stagedSize, c.staged = int64(n), string(b[1+k:])
+	default:
+		return nil, fmt.Errorf("decoding a shuffled chunk of rows: unknown body layout %d (a pipeline of another icebeam version?)", b[0])
+	}
 	return c, nil
 }
 
@@ -236,6 +254,7 @@ type chunkEncoder struct {
 	schema *arrow.Schema     // the rows' Arrow schema, without field ids
 	rows   *arrowipc.Batches // row chunks' batches, of schema
 	cfg    Config
+	stage  *stager  // row-level writes: stages large chunks
 	out    [][]byte // emit's chunks, reused
 	next   int      // the shard of the next chunk, round robin from a random start
 }
@@ -256,14 +275,18 @@ func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Conf
 	m := &memIO{files: map[string][]byte{}}
 	tbl := table.New(table.Identifier{"icebeam", "encode"}, meta, memLocation+"/metadata/00000.metadata.json",
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
-	return &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, rows: arrowipc.NewBatches(rows.Arrow), cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}, nil
+	e := &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, rows: arrowipc.NewBatches(rows.Arrow), cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}
+	if cfg.Mode.rowLevel() {
+		e.stage = newStager(cfg.Catalog)
+	}
+	return e, nil
 }
 
 // emit encodes batches as chunks of table dest and emits them keyed by
 // dest, or with Shards by one of dest's shards in turn.
 func (e *chunkEncoder) emit(ctx context.Context, dest string, batches iter.Seq2[arrow.RecordBatch, error], emit func(string, []byte)) error {
 	var err error
-	e.out, err = e.encode(ctx, batches, time.Now(), e.out[:0])
+	e.out, err = e.encode(ctx, dest, batches, time.Now(), e.out[:0])
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: encoding rows: %w", dest, err)
 	}
@@ -283,13 +306,13 @@ func (e *chunkEncoder) emit(ctx context.Context, dest string, batches iter.Seq2[
 // rowChunkRows rows, row chunks), appended to out.
 // Rows of one call share a row group; a row-level write's batches are
 // each one chunk of changes (runs.go). It releases the batches.
-func (e *chunkEncoder) encode(ctx context.Context, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
+func (e *chunkEncoder) encode(ctx context.Context, dest string, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
 	if e.cfg.Mode.rowLevel() {
 		for rec, err := range batches {
 			if err != nil {
 				return out, err
 			}
-			b, err := e.encodeChanges(ctx, rec, sent.UnixMilli())
+			b, err := e.encodeChanges(ctx, dest, rec, sent.UnixMilli())
 			if err != nil {
 				return out, err
 			}
@@ -350,7 +373,7 @@ func (e *chunkEncoder) encodeRows(rec arrow.RecordBatch, sent int64) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	return appendRowChunk(chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, true, b), nil
+	return appendRowChunk(chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, rowBodyBare, b), nil
 }
 
 // rowsOf decodes a row chunk's batch, of the row schema.

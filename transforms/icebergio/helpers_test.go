@@ -165,7 +165,7 @@ func encodeRows[T any](t testing.TB, s *sink, rows []T, per int) [][]byte {
 		bb.Add(s.rows.RowPointer(&v))
 		if bb.Rows() == per || i == len(rows)-1 {
 			var err error
-			blobs, err = s.enc.encode(context.Background(), batchSeq(bb.Batch()), time.Now(), blobs)
+			blobs, err = s.enc.encode(context.Background(), s.cfg.Table, batchSeq(bb.Batch()), time.Now(), blobs)
 			require.NoError(t, err)
 		}
 	}

@@ -132,6 +132,12 @@ type Config struct {
 	// 1/(1-share) of a compacted table's. Default 1/3 (within 1.5x);
 	// negative never compacts. See docs/sink.md.
 	MaxDeletedShare float64
+	// StagingThreshold: Upsert and Changes send a bundle's changes of a
+	// table that encode to at least this many bytes as a file under the
+	// table's location (deleted once its pane has landed), and only its
+	// location through the runner's shuffle, which moves large panes
+	// slowly. Default 64 KiB; negative never stages. See docs/sink.md.
+	StagingThreshold int64
 	// ConcurrentCommits is how many panes of different tables a worker
 	// commits at once (default 16): a template's tables each commit a
 	// small pane per trigger, a few round trips to the catalog apiece, and
@@ -159,6 +165,7 @@ const (
 	defaultTriggeringFrequency = 20 * time.Second
 	defaultTargetFileSize      = 128 << 20
 	defaultMaxDeletedShare     = 1.0 / 3
+	defaultStagingThreshold    = 64 << 10
 	defaultConcurrentCommits   = 16
 	// maxBatchRows bounds the rows buffered per destination in a bundle
 	// before they are encoded as one Parquet row group.
@@ -185,6 +192,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxDeletedShare == 0 {
 		c.MaxDeletedShare = defaultMaxDeletedShare
+	}
+	if c.StagingThreshold == 0 {
+		c.StagingThreshold = defaultStagingThreshold
 	}
 	if c.WriterID == "" {
 		c.WriterID = uuid.NewString()

@@ -168,10 +168,9 @@ func (c Config) tableSchema(rows *rowcodec.Schema) (*iceberg.Schema, error) {
 // paneRows is a pane's changes collapsed to one per key.
 type paneRows struct {
 	runs []*changeRun // the pane's chunks in the order they were encoded
-	ids  []chunkID
-	wins []winner  // one per key the pane changes, sorted by key
-	rows int64     // rows received
-	sent sentTimes // when its chunks were sent
+	wins []winner     // one per key the pane changes, sorted by key
+	rows int64        // rows received
+	sent sentTimes    // when its chunks were sent
 }
 
 // winner is the change that wins for a key in a pane: row of runs[batch].
@@ -189,12 +188,10 @@ func (p *paneRows) release() {
 	p.runs = nil
 }
 
-// collapse decodes a pane's chunks, on every core, and merges their sorted
-// runs (runs.go) into the change that wins for each key: the highest Order
-// value, then the one encoded last. Chunks are put in the order they were
-// encoded (send time, then id, so that ties of the clock do not depend on
-// the order the runner delivers them in) before they are merged.
-func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], keys []string) (*paneRows, error) {
+// gatherChunks is a pane's chunks in the order they were encoded (send
+// time, then id, so that ties of the clock do not depend on the order the
+// runner delivers them in).
+func gatherChunks(chunks iter.Seq2[*chunk, error]) ([]*chunk, error) {
 	var all []*chunk
 	for c, err := range chunks {
 		if err != nil {
@@ -205,6 +202,24 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 	slices.SortStableFunc(all, func(a, b *chunk) int {
 		return cmp.Or(cmp.Compare(a.SentMS, b.SentMS), bytes.Compare(a.ID[:], b.ID[:]))
 	})
+	return all, nil
+}
+
+// collapse decodes a pane's chunks (gatherChunks' order), reading those
+// that were staged from tbl's storage, on every core, and merges their
+// sorted runs (runs.go) into the change that wins for each key: the
+// highest Order value, then the one encoded last.
+func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all []*chunk, keys []string) (*paneRows, error) {
+	var fsys iceio.IO
+	for _, c := range all {
+		if c.staged != "" {
+			var err error
+			if fsys, err = tbl.FS(ctx); err != nil {
+				return nil, fmt.Errorf("icebergio: table %s: reading staged chunks: %w", dest, err)
+			}
+			break
+		}
+	}
 	p := &paneRows{runs: make([]*changeRun, len(all))}
 	errs := make([]error, len(all))
 	jobs := make(chan int)
@@ -212,7 +227,14 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range jobs {
-				p.runs[i], errs[i] = decodeRun(ctx, all[i], keys, s.cfg.Op, s.cfg.Order)
+				c := all[i]
+				if c.staged != "" {
+					if errs[i] = readStaged(fsys, c); errs[i] != nil {
+						continue
+					}
+				}
+				p.runs[i], errs[i] = decodeRun(ctx, c, keys, s.cfg.Op, s.cfg.Order)
+				c.ipc = nil // decoded: what the run needs, it references
 			}
 		})
 	}
@@ -223,7 +245,6 @@ func (s *sink) collapse(ctx context.Context, dest string, chunks iter.Seq2[*chun
 	wg.Wait()
 	for i, c := range all {
 		p.sent.add(c.sent())
-		p.ids = append(p.ids, c.ID)
 		if p.runs[i] != nil {
 			p.rows += p.runs[i].rows
 		}
@@ -443,14 +464,31 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 			return res, err
 		}
 	}
-	p, err := s.collapse(ctx, dest, chunks, keys)
+	all, err := gatherChunks(chunks)
+	if err != nil {
+		return res, err
+	}
+	ids := make([]chunkID, len(all))
+	staged := false
+	for i, c := range all {
+		ids[i] = c.ID
+		staged = staged || c.staged != ""
+	}
+	commitID := paneCommitID(s.cfg.WriterID, ids)
+	res.CommitID = commitID
+	if staged {
+		// A replay of a pane that landed: its staged chunks may be gone.
+		if id, ok := s.landed(tbl, commitID); ok {
+			removeStaged(ctx, tbl, all)
+			return skippedRows(ctx, res, id), nil
+		}
+	}
+	p, err := s.collapse(ctx, dest, tbl, all, keys)
 	if err != nil {
 		return res, err
 	}
 	collapseMS := time.Since(start).Milliseconds()
 	defer p.release()
-	commitID := paneCommitID(s.cfg.WriterID, p.ids)
-	res.CommitID = commitID
 	if p.rows == 0 {
 		return res, nil
 	}
@@ -524,7 +562,8 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	}
 	done, err := commit.Commit(ctx, s.cat, req)
 	if errors.Is(err, commit.ErrNothingToCommit) {
-		// Every change was older than what the table holds.
+		// Every change was older than what the table holds. The staged
+		// chunks stay: a replay, finding no commit, would read them.
 		w.discard(ctx, done.Table)
 		return res, nil
 	}
@@ -532,13 +571,11 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		idx.invalidate()
 		return res, err
 	}
+	defer removeStaged(ctx, done.Table, all)
 	if done.Replayed {
 		idx.invalidate()
 		w.discard(ctx, done.Table)
-		skippedCounter.Inc(ctx, 1)
-		log.Infof(ctx, "icebergio: table %s commit %s had already landed (snapshot %d): skipped", dest, commitID, done.SnapshotID)
-		res.SnapshotID, res.Skipped = done.SnapshotID, true
-		return res, nil
+		return skippedRows(ctx, res, done.SnapshotID), nil
 	}
 	res.SnapshotID = done.SnapshotID
 	for _, f := range w.data {
@@ -556,7 +593,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
 	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d write_ms=%d stage_ms=%d wait_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(p.ids), ms, collapseMS,
+		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(all), ms, collapseMS,
 		writeTime.Milliseconds(), stageTime.Milliseconds(), start.Sub(p.sent.last).Milliseconds())
 	if v3 {
 		// After the pane's commit, which does not wait for it.
@@ -568,6 +605,15 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		}
 	}
 	return res, nil
+}
+
+// skippedRows reports a pane of changes that had already landed, as
+// snapshot id.
+func skippedRows(ctx context.Context, res CommitResult, id int64) CommitResult {
+	skippedCounter.Inc(ctx, 1)
+	log.Infof(ctx, "icebergio: table %s commit %s had already landed (snapshot %d): skipped", res.Table, res.CommitID, id)
+	res.SnapshotID, res.Skipped = id, true
+	return res
 }
 
 // Snapshot summary entries of row-level commits. ChangeRowsKey counts the
@@ -708,26 +754,77 @@ func (w *rowWrite) writeRows(ctx context.Context, tbl *table.Table, p *rowPlan) 
 	if err != nil {
 		return err
 	}
-	conv, arrowSchema, err := w.s.tableColumnsOf(ctx, tbl, want, w.newRows(ctx, p))
-	if err != nil {
-		return err
+	// The pane's rows are written by several writers at once, each a
+	// contiguous range of runs to its own files, so the files hold the
+	// rows in the order of p.insert as one writer would (keyIndex.written
+	// counts on it). The data files are most of a large pane's commit.
+	ranges := w.runRanges(p, runtime.GOMAXPROCS(0))
+	files := make([][]iceberg.DataFile, len(ranges))
+	errs := make([]error, len(ranges))
+	var wg sync.WaitGroup
+	for g, r := range ranges {
+		wg.Go(func() {
+			conv, arrowSchema, err := w.s.tableColumnsOf(ctx, tbl, want, w.newRows(ctx, p, r[0], r[1]))
+			if err != nil {
+				errs[g] = err
+				return
+			}
+			for f, err := range table.WriteRecords(ctx, tbl, arrowSchema, conv, table.WithTargetFileSize(w.s.targetFileSize(tbl))) {
+				if err != nil {
+					errs[g] = err
+					return
+				}
+				files[g] = append(files[g], f)
+			}
+		})
 	}
-	for f, err := range table.WriteRecords(ctx, tbl, arrowSchema, conv, table.WithTargetFileSize(w.s.targetFileSize(tbl))) {
-		if err != nil {
-			w.s.removeFiles(ctx, tbl, w.data)
-			w.data = nil
-			return fmt.Errorf("writing data files: %w", err)
-		}
-		w.data = append(w.data, f)
+	wg.Wait()
+	w.data = slices.Concat(files...)
+	if err := errors.Join(errs...); err != nil {
+		w.s.removeFiles(ctx, tbl, w.data)
+		w.data = nil
+		return fmt.Errorf("writing data files: %w", err)
 	}
 	w.dataFor = fp
 	return nil
 }
 
-// newRows are the plan's new rows, run by run.
-func (w *rowWrite) newRows(ctx context.Context, p *rowPlan) iter.Seq2[arrow.RecordBatch, error] {
+// minWriterRows is the fewest new rows a pane gives each of its parallel
+// data-file writers: below it a second file costs more than it saves.
+const minWriterRows = 256 << 10
+
+// runRanges splits the pane's runs into at most n contiguous ranges
+// [from, to) of about equal rows to write.
+func (w *rowWrite) runRanges(p *rowPlan, n int) [][2]int {
+	runs := len(w.pane.runs)
+	n = min(n, int(p.insertN/minWriterRows), runs)
+	if n <= 1 {
+		return [][2]int{{0, runs}}
+	}
+	var out [][2]int
+	from, done := 0, int64(0)
+	for i, run := range w.pane.runs {
+		for _, in := range p.insert[p.batchStart[i] : p.batchStart[i]+int(run.rec.NumRows())] {
+			if in {
+				done++
+			}
+		}
+		if done*int64(n) >= p.insertN*int64(len(out)+1) && len(out) < n-1 {
+			out = append(out, [2]int{from, i + 1})
+			from = i + 1
+		}
+	}
+	if from < runs {
+		out = append(out, [2]int{from, runs})
+	}
+	return out
+}
+
+// newRows are the plan's new rows of runs [from, to), run by run.
+func (w *rowWrite) newRows(ctx context.Context, p *rowPlan, from, to int) iter.Seq2[arrow.RecordBatch, error] {
 	return func(yield func(arrow.RecordBatch, error) bool) {
-		for i, run := range w.pane.runs {
+		for i := from; i < to; i++ {
+			run := w.pane.runs[i]
 			sel := p.insert[p.batchStart[i] : p.batchStart[i]+int(run.rec.NumRows())]
 			out, err := selectRows(ctx, run.rec, sel, run.rowColumns())
 			if err != nil {

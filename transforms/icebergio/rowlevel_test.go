@@ -283,7 +283,7 @@ func TestBadChangesAreRefused(t *testing.T) {
 		v := any(c)
 		bb.Add(s.rows.RowPointer(&v))
 	}
-	_, err := s.enc.encode(ctx, batchSeq(bb.Batch()), time.Now(), nil)
+	_, err := s.enc.encode(ctx, s.cfg.Table, batchSeq(bb.Batch()), time.Now(), nil)
 	require.ErrorContains(t, err, `row with key id=2: unknown operation "x" in op`)
 
 	for _, bad := range []struct {

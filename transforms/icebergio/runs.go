@@ -41,10 +41,10 @@ const rowChunkMagic = "IBR2"
 // out): whether the row deletes its key.
 const deleteColumn = "_icebeam_delete"
 
-// encodeChanges encodes a bundle's rows of a row-level write as one chunk,
-// sorted and collapsed when the write names its key columns. It releases
-// rec.
-func (e *chunkEncoder) encodeChanges(ctx context.Context, rec arrow.RecordBatch, sent int64) ([]byte, error) {
+// encodeChanges encodes a bundle's rows of a row-level write to table dest
+// as one chunk, sorted and collapsed when the write names its key columns,
+// and staged when it is large (staging.go). It releases rec.
+func (e *chunkEncoder) encodeChanges(ctx context.Context, dest string, rec arrow.RecordBatch, sent int64) ([]byte, error) {
 	defer rec.Release()
 	h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}
 	if len(e.cfg.Key) > 0 {
@@ -61,7 +61,12 @@ func (e *chunkEncoder) encodeChanges(ctx context.Context, rec arrow.RecordBatch,
 	if err != nil {
 		return nil, fmt.Errorf("encoding changes: %w", err)
 	}
-	return appendRowChunk(h, false, b), nil
+	if e.stage != nil && e.cfg.StagingThreshold >= 0 && int64(len(b)) >= e.cfg.StagingThreshold {
+		if path := e.stage.put(ctx, dest, h.ID, b); path != "" {
+			return appendRowChunk(h, rowBodyStaged, append(binary.AppendUvarint(nil, uint64(len(b))), path...)), nil
+		}
+	}
+	return appendRowChunk(h, rowBodyIPC, b), nil
 }
 
 // sortChanges is rec's changes sorted by key, one per key (the one that

@@ -1,0 +1,223 @@
+package icebergio
+
+// Staged chunks: a row-level write's large chunks cross the shuffle as a
+// reference to a file, not as bytes.
+//
+// A row-level pane is every change of the window (at 200,000 changes/s
+// and a 20 s trigger, 4 M changes and about 94 MB of sorted runs), and the
+// committer can only start once the runner has handed it all of them. On
+// prism that hand-over took 1.2 to 2.5 s after the window's end and a third
+// of the job's CPU (it copies the bytes several times); staged, it takes
+// tens of milliseconds, and the committer reads the runs from the table's
+// storage on every core. So the encode step writes a chunk of at least
+// Config.StagingThreshold bytes (by default 64 KiB: about 3,000 changes of
+// a narrow table) to <table location>/staging/<chunk id>.arrows and sends
+// only that location; smaller chunks (a template's many tables, a slow
+// stream) travel inline, where a file would cost more than it saves.
+//
+// Staging is an optimisation the shuffle can always stand in for: a table
+// that does not exist yet (the committer creates it at its first pane), a
+// catalog that cannot be reached or storage that refuses the write sends
+// the chunk inline. The committer deletes a pane's staged files once the
+// pane has landed (or is found to have landed, when the runner replays
+// it), and before reading a replayed pane it looks for its commit, so a
+// replay after the files are gone is skipped, not failed. Files of an
+// encode bundle that failed and was retried, or of a pane that had nothing
+// to commit, are orphans: `icebeam maintain --remove_orphan_files` removes them
+// as it does other unreferenced files under the table's location.
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	iceio "github.com/apache/iceberg-go/io"
+	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/catalog"
+)
+
+// stageTargetTTL is how long the encode step uses a table it loaded for
+// staging before loading it again (its location and storage credentials);
+// a table that did not exist is asked for again after stageMissingTTL.
+const (
+	stageTargetTTL  = 10 * time.Minute
+	stageMissingTTL = 5 * time.Second
+)
+
+// stagedPath is where chunk id of a table at location is staged.
+func stagedPath(location string, id chunkID) string {
+	return location + "/staging/" + hex.EncodeToString(id[:]) + ".arrows"
+}
+
+// stageLoadTimeout bounds the encode step's catalog calls for staging: a
+// slow catalog delays a bundle by this much at most, once a TTL.
+const stageLoadTimeout = 2 * time.Second
+
+// stager writes the encode step's large chunks to their tables' storage.
+type stager struct {
+	cfg catalog.Config
+
+	mu      sync.Mutex
+	cat     icecatalog.Catalog
+	targets map[string]*stageTarget
+}
+
+// stageTarget is a table as the stager last loaded it.
+type stageTarget struct {
+	fs       iceio.WriteFileIO // nil: the table did not exist, could not be loaded, or its storage cannot be written
+	location string
+	loaded   time.Time
+	warned   bool // about a failure to load it
+}
+
+func newStager(cfg catalog.Config) *stager {
+	return &stager{cfg: cfg, targets: map[string]*stageTarget{}}
+}
+
+// put stages b, chunk id of table dest, and returns where; "" when the
+// chunk must travel inline.
+func (s *stager) put(ctx context.Context, dest string, id chunkID, b []byte) string {
+	t := s.target(ctx, dest)
+	if t.fs == nil {
+		return ""
+	}
+	path := stagedPath(t.location, id)
+	err := t.fs.WriteFile(path, b)
+	if err == nil {
+		return path
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// Load the table again next time: its credentials may have expired.
+	delete(s.targets, dest)
+	log.Warnf(ctx, "icebergio: table %s: staging a chunk of changes at %s: %v; it crosses the shuffle instead", dest, path, err)
+	return ""
+}
+
+// target is dest as last loaded, loading it again once that is older than
+// stageTargetTTL, or stageMissingTTL when it could not be staged to.
+func (s *stager) target(ctx context.Context, dest string) *stageTarget {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.targets[dest]
+	if t != nil && time.Since(t.loaded) < stageTargetTTL && (t.fs != nil || time.Since(t.loaded) < stageMissingTTL) {
+		return t
+	}
+	next := &stageTarget{loaded: time.Now()}
+	if t != nil {
+		next.warned = t.warned
+	}
+	s.targets[dest] = next
+	ctx, cancel := context.WithTimeout(ctx, stageLoadTimeout)
+	defer cancel()
+	err := s.load(ctx, dest, next)
+	if err != nil && !next.warned {
+		next.warned = true
+		log.Warnf(ctx, "icebergio: table %s: chunks of changes cross the shuffle, not staged, until the table can be loaded: %v", dest, err)
+	}
+	return next
+}
+
+// load fills t with dest's location and storage; a table that does not
+// exist yet leaves it empty.
+func (s *stager) load(ctx context.Context, dest string, t *stageTarget) error {
+	if s.cat == nil {
+		cat, err := catalog.Open(ctx, s.cfg)
+		if err != nil {
+			return err
+		}
+		s.cat = cat
+	}
+	ident, err := catalog.ParseTable(dest)
+	if err != nil {
+		return err
+	}
+	tbl, err := s.cat.LoadTable(ctx, ident)
+	if errors.Is(err, icecatalog.ErrNoSuchTable) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		return err
+	}
+	wfs, ok := fsys.(iceio.WriteFileIO)
+	if !ok {
+		return fmt.Errorf("its storage (%T) cannot write files", fsys)
+	}
+	t.fs, t.location = wfs, tbl.Location()
+	return nil
+}
+
+// readStaged reads the staged file of c from fsys into c.ipc.
+func readStaged(fsys iceio.IO, c *chunk) error {
+	f, err := fsys.Open(c.staged)
+	if err != nil {
+		return fmt.Errorf("reading staged chunk %s: %w (a staged chunk is deleted once its pane has landed; if this pane did not land, the file was removed by something else, such as orphan removal with a short age)", c.staged, err)
+	}
+	defer f.Close()
+	b := make([]byte, c.stagedSize)
+	_, err = io.ReadFull(f, b)
+	wrong := ""
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		wrong = "shorter"
+	case err != nil:
+		return fmt.Errorf("reading staged chunk %s: %w", c.staged, err)
+	default:
+		if n, _ := f.Read(make([]byte, 1)); n > 0 {
+			wrong = "longer"
+		}
+	}
+	if wrong != "" {
+		return fmt.Errorf("reading staged chunk %s: the file is %s than the %d bytes the encode step wrote", c.staged, wrong, c.stagedSize)
+	}
+	c.ipc = b
+	return nil
+}
+
+// removeStaged deletes the staged files of a pane that has landed.
+func removeStaged(ctx context.Context, tbl *table.Table, chunks []*chunk) {
+	var paths []string
+	for _, c := range chunks {
+		if c.staged != "" {
+			paths = append(paths, c.staged)
+		}
+	}
+	if len(paths) == 0 || tbl == nil {
+		return
+	}
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		log.Warnf(ctx, "icebergio: table %s: %d staged chunks left: %v", tbl.Identifier(), len(paths), err)
+		return
+	}
+	if bulk, ok := fsys.(iceio.BulkRemovableIO); ok {
+		if _, err := bulk.DeleteFiles(ctx, paths); err != nil {
+			log.Warnf(ctx, "icebergio: table %s: staged chunks left: %v", tbl.Identifier(), err)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for _, p := range paths {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				log.Warnf(ctx, "icebergio: table %s: staged chunk %s left: %v", tbl.Identifier(), p, err)
+			}
+		})
+	}
+	wg.Wait()
+}
