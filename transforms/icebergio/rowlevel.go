@@ -874,13 +874,9 @@ func (w *rowWrite) writeDVs(ctx context.Context, tbl *table.Table, idx *keyIndex
 	if len(p.deletes) == 0 {
 		return nil
 	}
-	fs, err := tbl.FS(ctx)
+	wfs, err := writableFS(ctx, tbl)
 	if err != nil {
 		return err
-	}
-	wfs, ok := fs.(iceio.WriteFileIO)
-	if !ok {
-		return fmt.Errorf("the table's file IO cannot write files")
 	}
 	meta := tbl.Metadata()
 	dw := dv.NewDVWriter(wfs, func(id int32) *iceberg.PartitionSpec { return meta.PartitionSpecByID(int(id)) })
@@ -895,7 +891,7 @@ func (w *rowWrite) writeDVs(ctx context.Context, tbl *table.Table, idx *keyIndex
 		info := idx.files[fi]
 		df := info.file
 		if info.dv != nil {
-			old, err := dv.ReadDV(fs, info.dv)
+			old, err := dv.ReadDV(wfs, info.dv)
 			if err != nil {
 				return fmt.Errorf("reading the deletion vector of %s: %w", df.FilePath(), err)
 			}

@@ -147,16 +147,25 @@ func (s *stager) load(ctx context.Context, dest string, t *stageTarget) error {
 	if err != nil {
 		return err
 	}
-	fsys, err := tbl.FS(ctx)
+	wfs, err := writableFS(ctx, tbl)
 	if err != nil {
 		return err
 	}
-	wfs, ok := fsys.(iceio.WriteFileIO)
-	if !ok {
-		return fmt.Errorf("its storage (%T) cannot write files", fsys)
-	}
 	t.fs, t.location = wfs, tbl.Location()
 	return nil
+}
+
+// writableFS is tbl's storage, which the sink writes files to.
+func writableFS(ctx context.Context, tbl *table.Table) (iceio.WriteFileIO, error) {
+	fsys, err := tbl.FS(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wfs, ok := fsys.(iceio.WriteFileIO)
+	if !ok {
+		return nil, fmt.Errorf("the table's storage (%T) cannot write files", fsys)
+	}
+	return wfs, nil
 }
 
 // readStaged reads the staged file of c from fsys into c.ipc.
