@@ -284,6 +284,7 @@ func init() {
 	register.DoFn4x1[context.Context, string, func(*[]byte) bool, func(string, []byte), error](&writeShardFn{})
 	register.Emitter2[string, []byte]()
 	register.Emitter1[CommitResult]()
+	register.Function2x0(passResult)
 	register.Iter1[[]byte]()
 	beam.RegisterType(reflect.TypeOf((*CommitResult)(nil)).Elem())
 }
@@ -352,7 +353,7 @@ func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr
 	// would be a new commit: on Flink that takes stable input.
 	commit := portable.StableInput(s, "Commit")
 	if !sharded {
-		return beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded}, beam.GroupByKey(s, chunks))
+		return results(s, beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded}, beam.GroupByKey(s, chunks)))
 	}
 	parts := beam.ParDo(s.Scope("WriteShards"), &writeShardFn{Cfg: cfg, Rows: sr}, beam.GroupByKey(s, chunks))
 	if unbounded {
@@ -360,8 +361,20 @@ func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr
 			beam.Trigger(trigger.Repeat(trigger.AfterProcessingTime().AlignedTo(cfg.TriggeringFrequency, time.Unix(0, 0).Add(gatherFor(cfg.TriggeringFrequency))))),
 			beam.PanesDiscard())
 	}
-	return beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded, Sharded: true}, beam.GroupByKey(s, parts))
+	return results(s, beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded, Sharded: true}, beam.GroupByKey(s, parts)))
 }
+
+// results hands the commit step's results on from a stage of their own,
+// whether or not the pipeline reads them. Prism (Beam 2.77) keeps a core
+// busy for as long as a bundle runs in a stage whose output no other stage
+// reads (its progress loop selects on a channel closed from the start), and
+// a commit bundle lasts a whole commit: that core was half of what a 2-core
+// machine gave the committer, which works on every core.
+func results(s beam.Scope, commits beam.PCollection) beam.PCollection {
+	return beam.ParDo(s.Scope("Results"), passResult, beam.Reshuffle(s, commits))
+}
+
+func passResult(r CommitResult, emit func(CommitResult)) { emit(r) }
 
 // bounded reports whether p is bounded. beam.PCollection does not export
 // it, but its only field is the graph node, which does.

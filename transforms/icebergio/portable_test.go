@@ -2,11 +2,13 @@ package icebergio
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"github.com/stretchr/testify/require"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
@@ -24,14 +26,14 @@ func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	p, s := beam.NewPipelineWithRoot()
 	rows := beam.Create(s, click{UserID: "a"})
 	Write(s, Config{Catalog: launch(t), Table: "ns.user_{user_id}"}, rows)
-	shuffles := launchtest.Shuffles(t, p)
+	shuffles := keyedShuffles(t, p)
 	require.Len(t, shuffles, 1)
 	require.Equal(t, "beam:coder:string_utf8:v1", shuffles[0].KeyCoder)
 
 	p, s = beam.NewPipelineWithRoot()
 	rows = beam.Create(s, click{UserID: "a"})
 	Write(s, Config{Catalog: launch(t), Table: "ns.user_{user_id}", Shards: 3}, rows)
-	shuffles = launchtest.Shuffles(t, p)
+	shuffles = keyedShuffles(t, p)
 	require.Len(t, shuffles, 2)
 	for _, sh := range shuffles {
 		require.Equal(t, "beam:coder:string_utf8:v1", sh.KeyCoder)
@@ -50,6 +52,57 @@ func TestShuffleKeySurvivesJavaRunners(t *testing.T) {
 	}
 	_, err = newDestination("ns.bad\xa5", rs)
 	require.ErrorContains(t, err, "UTF-8")
+}
+
+// keyedShuffles is launchtest.Shuffles of p without the Reshuffle of the
+// commit results, whose keys are random numbers Beam keys them by.
+func keyedShuffles(t *testing.T, p *beam.Pipeline) []launchtest.Shuffle {
+	return slices.DeleteFunc(launchtest.Shuffles(t, p), func(sh launchtest.Shuffle) bool {
+		return strings.Contains(sh.Name, "/Reshuffle/")
+	})
+}
+
+// TestCommitResultsLeaveTheirStage: the commit step's output is read by a
+// Reshuffle whose output something reads, whether or not the pipeline uses
+// the results, so that the commit step is never the last stage of a
+// pipeline: prism spins a core through every bundle of a stage without an
+// output (see results).
+func TestCommitResultsLeaveTheirStage(t *testing.T) {
+	for _, shards := range []int{1, 3} {
+		p, s := beam.NewPipelineWithRoot()
+		rows := beam.Create(s, click{UserID: "a"})
+		Write(s, Config{Catalog: launch(t), Table: "ns.t", Shards: shards}, rows)
+		comps := launchtest.Model(t, p).GetComponents()
+		readers := map[string][]*pipepb.PTransform{} // PCollection id -> leaf transforms reading it
+		var commit *pipepb.PTransform
+		for _, tr := range comps.GetTransforms() {
+			if len(tr.GetSubtransforms()) > 0 && tr.GetSpec().GetUrn() != "beam:transform:reshuffle:v1" {
+				continue
+			}
+			if strings.Contains(tr.GetUniqueName(), "/Reshuffle/") {
+				continue // inside the Reshuffle composite
+			}
+			for _, in := range tr.GetInputs() {
+				readers[in] = append(readers[in], tr)
+			}
+			if strings.HasSuffix(tr.GetUniqueName(), "/icebergio.commitFn") {
+				commit = tr
+			}
+		}
+		require.NotNil(t, commit, "no commit step among the transforms")
+		require.Len(t, commit.GetOutputs(), 1)
+		out := readers[getOnly(commit.GetOutputs())]
+		require.Len(t, out, 1, "shards=%d: what reads the commit results", shards)
+		require.Equal(t, "beam:transform:reshuffle:v1", out[0].GetSpec().GetUrn(), "shards=%d", shards)
+		require.NotEmpty(t, readers[getOnly(out[0].GetOutputs())], "shards=%d: nothing reads the reshuffled results", shards)
+	}
+}
+
+func getOnly(m map[string]string) string {
+	for _, v := range m {
+		return v
+	}
+	return ""
 }
 
 // TestReadCrossesJavaRunnersAsBytes: a planned read task crosses the runner
