@@ -228,12 +228,15 @@ func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all 
 		wg.Go(func() {
 			for i := range jobs {
 				c := all[i]
+				var held arrow.RecordBatch
 				if c.staged != "" {
-					if errs[i] = readStaged(fsys, c); errs[i] != nil {
-						continue
+					if held = heldRuns.take(c.staged); held == nil {
+						if errs[i] = readStaged(fsys, c); errs[i] != nil {
+							continue
+						}
 					}
 				}
-				p.runs[i], errs[i] = decodeRun(ctx, c, keys, s.cfg.Op, s.cfg.Order)
+				p.runs[i], errs[i] = decodeRun(ctx, c, held, keys, s.cfg.Op, s.cfg.Order)
 				c.ipc = nil // decoded: what the run needs, it references
 			}
 		})

@@ -63,6 +63,7 @@ func (e *chunkEncoder) encodeChanges(ctx context.Context, dest string, rec arrow
 	}
 	if e.stage != nil && e.cfg.StagingThreshold >= 0 && int64(len(b)) >= e.cfg.StagingThreshold {
 		if path := e.stage.put(ctx, dest, h.ID, b); path != "" {
+			heldRuns.hold(path, rec)
 			return appendRowChunk(h, rowBodyStaged, append(binary.AppendUvarint(nil, uint64(len(b))), path...)), nil
 		}
 	}
@@ -162,14 +163,17 @@ type changeRun struct {
 func (r *changeRun) rowColumns() int { return int(r.rec.NumCols()) - 1 }
 
 // decodeRun decodes a row-level chunk, sorting it first if the encode step
-// did not.
-func decodeRun(ctx context.Context, c *chunk, keys []string, opName, orderName string) (*changeRun, error) {
-	if c.ipc == nil || c.bare {
-		return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of rows to append): a pipeline of another icebeam version?", len(c.parquet)+len(c.ipc))
-	}
-	rec, err := arrowipc.Decode(c.ipc)
-	if err != nil {
-		return nil, fmt.Errorf("decoding a chunk of changes: %w", err)
+// did not; rec, when not nil, is the chunk already decoded (heldRuns), which
+// the run takes over.
+func decodeRun(ctx context.Context, c *chunk, rec arrow.RecordBatch, keys []string, opName, orderName string) (*changeRun, error) {
+	if rec == nil {
+		if c.ipc == nil || c.bare {
+			return nil, fmt.Errorf("a chunk of a row-level write is not one (%d bytes of rows to append): a pipeline of another icebeam version?", len(c.parquet)+len(c.ipc))
+		}
+		var err error
+		if rec, err = arrowipc.Decode(c.ipc); err != nil {
+			return nil, fmt.Errorf("decoding a chunk of changes: %w", err)
+		}
 	}
 	switch {
 	case c.Keys == nil:
@@ -190,6 +194,7 @@ func decodeRun(ctx context.Context, c *chunk, keys []string, opName, orderName s
 		return nil, fmt.Errorf("a chunk of changes lacks its column %s (schema %s)", deleteColumn, rec.Schema())
 	}
 	run.del = del
+	var err error
 	if run.keys, err = keysOf(rec, keys); err != nil {
 		rec.Release()
 		return nil, err

@@ -15,6 +15,13 @@ package icebergio
 // only that location; smaller chunks (a template's many tables, a slow
 // stream) travel inline, where a file would cost more than it saves.
 //
+// The encode step also holds each staged chunk's sorted run in memory
+// (heldRuns), so that a committer in the same process (prism runs every
+// stage in one; a Flink or Dataflow worker may run both steps) takes the
+// run from there instead of reading and decoding the file: at the trigger,
+// that was half of the committer's time before the merge. The file is
+// written all the same; a committer elsewhere, or a replay, reads it.
+//
 // Staging is an optimisation the shuffle can always stand in for: a table
 // that does not exist yet (the committer creates it at its first pane), a
 // catalog that cannot be reached or storage that refuses the write sends
@@ -33,15 +40,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 // stageTargetTTL is how long the encode step uses a table it loaded for
@@ -166,6 +176,69 @@ func writableFS(ctx context.Context, tbl *table.Table) (iceio.WriteFileIO, error
 		return nil, fmt.Errorf("the table's storage (%T) cannot write files", fsys)
 	}
 	return wfs, nil
+}
+
+// heldRunsBytes bounds the memory of heldRuns: more than a pane of 4 M
+// changes of a narrow table (about 45 bytes a change, decoded). Past it the
+// oldest runs go first, and their committer reads their files.
+const heldRunsBytes = 512 << 20
+
+// heldRuns are the staged chunks' runs of this process's encode steps,
+// by staged path, until a committer takes them.
+var heldRuns = &runHold{limit: heldRunsBytes, runs: map[string]heldRun{}}
+
+type runHold struct {
+	mu    sync.Mutex
+	limit int64
+	bytes int64
+	runs  map[string]heldRun
+	order []string // paths in the order they were held; some taken since
+}
+
+type heldRun struct {
+	rec   arrow.RecordBatch
+	bytes int64
+}
+
+// hold keeps rec, retained, as the run staged at path, making room by
+// letting the oldest runs go.
+func (h *runHold) hold(path string, rec arrow.RecordBatch) {
+	n := arrowipc.Size(rec)
+	if n > h.limit {
+		return
+	}
+	rec.Retain()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.bytes+n > h.limit && len(h.order) > 0 {
+		old := h.order[0]
+		h.order = h.order[1:]
+		if r, ok := h.runs[old]; ok {
+			delete(h.runs, old)
+			h.bytes -= r.bytes
+			r.rec.Release()
+		}
+	}
+	h.runs[path] = heldRun{rec: rec, bytes: n}
+	h.bytes += n
+	h.order = append(h.order, path)
+	if len(h.order) > 2*len(h.runs)+64 {
+		h.order = slices.DeleteFunc(h.order, func(p string) bool { _, ok := h.runs[p]; return !ok })
+	}
+}
+
+// take is the run staged at path, if this process holds it; the caller
+// releases it.
+func (h *runHold) take(path string) arrow.RecordBatch {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, ok := h.runs[path]
+	if !ok {
+		return nil
+	}
+	delete(h.runs, path)
+	h.bytes -= r.bytes
+	return r.rec
 }
 
 // readStaged reads the staged file of c from fsys into c.ipc.

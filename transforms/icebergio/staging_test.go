@@ -6,6 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	iceio "github.com/apache/iceberg-go/io"
 	"github.com/stretchr/testify/require"
 )
@@ -24,7 +27,8 @@ func stagedOf(t *testing.T, blobs [][]byte) []string {
 }
 
 // Large chunks of a row-level write travel as files under the table's
-// location, once the table exists; the committer reads them, deletes them
+// location, once the table exists; the committer takes their runs from
+// memory in the encoder's process and reads them elsewhere, deletes them
 // once their pane has landed, skips a replay of that pane without them,
 // and names a staged file that is missing from a pane that did not land.
 func TestStagedChunks(t *testing.T) {
@@ -62,12 +66,14 @@ func TestStagedChunks(t *testing.T) {
 	for _, p := range staged {
 		require.Regexp(t, "^"+tbl.Location()+"/staging/[0-9a-f]{32}[.]arrows$", p)
 		require.True(t, exists(p), p)
+		require.True(t, held(p), "%s: its run is held for a committer in this process", p)
 	}
 	res, err := s.commitRows(ctx, dest, deliver(second), nil)
 	require.NoError(t, err)
 	require.False(t, res.Skipped)
 	for _, p := range staged {
 		require.False(t, exists(p), "%s: deleted once its pane landed", p)
+		require.False(t, held(p), "%s: taken by the committer", p)
 	}
 	require.Equal(t, model(slices.Concat(panes[:2]...)), readAccounts(t, loadTable(t, s.cat, dest)))
 
@@ -77,9 +83,11 @@ func TestStagedChunks(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, res.Skipped)
 
+	// A committer in another process reads the files.
 	third := encodeRows(t, s, panes[2], per)
 	staged = stagedOf(t, third)
 	require.NotContains(t, staged, "")
+	forget(staged)
 	require.NoError(t, fsys.Remove(staged[1]))
 	_, err = s.commitRows(ctx, dest, deliver(third), nil)
 	require.ErrorContains(t, err, "reading staged chunk "+staged[1])
@@ -89,14 +97,71 @@ func TestStagedChunks(t *testing.T) {
 	// A staged file cut short is named, not decoded.
 	third = encodeRows(t, s, panes[2], per)
 	staged = stagedOf(t, third)
+	forget(staged)
 	require.NoError(t, fsys.(iceio.WriteFileIO).WriteFile(staged[0], []byte("IBR2 not what was staged")))
 	_, err = s.commitRows(ctx, dest, deliver(third), nil)
 	require.ErrorContains(t, err, "reading staged chunk "+staged[0]+": the file is shorter than the")
 
+	// The committer in the encoder's process takes the runs it holds and
+	// reads no file: this one's is not what was staged.
 	third = encodeRows(t, s, panes[2], per)
+	staged = stagedOf(t, third)
+	require.NoError(t, fsys.(iceio.WriteFileIO).WriteFile(staged[0], []byte("IBR2 not what was staged")))
 	_, err = s.commitRows(ctx, dest, deliver(third), nil)
 	require.NoError(t, err)
 	require.Equal(t, model(slices.Concat(panes...)), readAccounts(t, loadTable(t, s.cat, dest)))
+}
+
+// held reports whether this process holds the run staged at path.
+func held(path string) bool {
+	heldRuns.mu.Lock()
+	defer heldRuns.mu.Unlock()
+	_, ok := heldRuns.runs[path]
+	return ok
+}
+
+// forget drops the held runs of paths, as a committer in another process
+// never had them.
+func forget(paths []string) {
+	for _, p := range paths {
+		if rec := heldRuns.take(p); rec != nil {
+			rec.Release()
+		}
+	}
+}
+
+// The held runs stay within their bound: the oldest go first, released.
+func TestRunHoldBound(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	run := func() arrow.RecordBatch {
+		b := array.NewInt64Builder(mem)
+		defer b.Release()
+		b.AppendValues(make([]int64, 1000), nil) // 8,000 bytes
+		a := b.NewArray()
+		defer a.Release()
+		return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{a}, 1000)
+	}
+	h := &runHold{limit: 20_000, runs: map[string]heldRun{}}
+	for _, p := range []string{"a", "b", "c"} {
+		rec := run()
+		h.hold(p, rec)
+		rec.Release()
+	}
+	require.Nil(t, h.take("a"), "the oldest went to make room")
+	for _, p := range []string{"b", "c"} {
+		rec := h.take(p)
+		require.NotNil(t, rec, p)
+		require.EqualValues(t, 1000, rec.NumRows())
+		rec.Release()
+	}
+	require.Nil(t, h.take("b"), "taken once")
+	require.Zero(t, h.bytes)
+	big := array.NewRecordBatch(arrow.NewSchema(nil, nil), nil, 0)
+	defer big.Release()
+	h.limit = -1
+	h.hold("d", big)
+	require.Nil(t, h.take("d"), "a run larger than the bound is not held")
 }
 
 // A row-level write whose catalog cannot be reached from the encode step

@@ -71,11 +71,24 @@ func decode(in io.Reader) (arrow.RecordBatch, error) {
 // and room for the schema and the message headers.
 func sizeHint(rec arrow.RecordBatch) int {
 	n := 4096 + 256*int(rec.NumCols())
+	eachBuffer(rec, func(b *memory.Buffer) { n += b.Len() + 64 })
+	return n
+}
+
+// Size is the bytes of rec's buffers (those of arrays it slices, whole).
+func Size(rec arrow.RecordBatch) int64 {
+	var n int64
+	eachBuffer(rec, func(b *memory.Buffer) { n += int64(b.Len()) })
+	return n
+}
+
+// eachBuffer calls f with each of rec's buffers.
+func eachBuffer(rec arrow.RecordBatch, f func(*memory.Buffer)) {
 	var add func(d arrow.ArrayData)
 	add = func(d arrow.ArrayData) {
 		for _, b := range d.Buffers() {
 			if b != nil {
-				n += b.Len() + 64
+				f(b)
 			}
 		}
 		for _, c := range d.Children() {
@@ -89,7 +102,6 @@ func sizeHint(rec arrow.RecordBatch) int {
 	for _, c := range rec.Columns() {
 		add(c.Data())
 	}
-	return n
 }
 
 // Batches encodes record batches of one schema, which sender and receiver
