@@ -277,7 +277,11 @@ func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Conf
 		func(context.Context) (iceio.IO, error) { return m, nil }, nil)
 	e := &chunkEncoder{tbl: tbl, fs: m, schema: rows.Arrow, rows: arrowipc.NewBatches(rows.Arrow), cfg: cfg, next: rand.IntN(max(cfg.Shards, 1))}
 	if cfg.Mode.rowLevel() {
-		e.stage = newStager(cfg.Catalog)
+		created, err := cfg.tableSchema(rows)
+		if err != nil {
+			return nil, err
+		}
+		e.stage = newStager(cfg.Catalog, newTable{schema: created, spec: spec, props: props})
 	}
 	return e, nil
 }

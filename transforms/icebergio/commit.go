@@ -156,11 +156,26 @@ func (s *sink) commitsKey() string { return commitsKeyPrefix + s.cfg.WriterID }
 // loadOrCreate loads dest, creating its namespace and the table (from the
 // row schema, with the partition spec and properties) when missing.
 func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table, created bool, err error) {
+	return newTable{schema: s.created, spec: s.spec, props: s.cfg.tableProperties()}.loadOrCreate(ctx, s.cat, dest)
+}
+
+// newTable is a table the sink creates where none exists: the committer at
+// a table's first pane, or before it the encode step of a row-level write
+// that stages chunks under the table's location (staging.go).
+type newTable struct {
+	schema *iceberg.Schema
+	spec   iceberg.PartitionSpec
+	props  iceberg.Properties
+}
+
+// loadOrCreate loads dest from cat, creating its namespace and the table as
+// t when missing.
+func (t newTable) loadOrCreate(ctx context.Context, cat icecatalog.Catalog, dest string) (tbl *table.Table, created bool, err error) {
 	ident, err := parseIdent(dest)
 	if err != nil {
 		return nil, false, err
 	}
-	tbl, err = s.cat.LoadTable(ctx, ident)
+	tbl, err = cat.LoadTable(ctx, ident)
 	if err == nil {
 		return tbl, false, nil
 	}
@@ -168,14 +183,14 @@ func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table,
 		return nil, false, fmt.Errorf("icebergio: loading table %s: %w", dest, err)
 	}
 	ns := icecatalog.NamespaceFromIdent(ident)
-	if err := s.cat.CreateNamespace(ctx, ns, nil); err != nil && !errors.Is(err, icecatalog.ErrNamespaceAlreadyExists) {
+	if err := cat.CreateNamespace(ctx, ns, nil); err != nil && !errors.Is(err, icecatalog.ErrNamespaceAlreadyExists) {
 		return nil, false, fmt.Errorf("icebergio: creating namespace %s: %w", strings.Join(ns, "."), err)
 	}
-	tbl, err = s.cat.CreateTable(ctx, ident, s.created,
-		icecatalog.WithPartitionSpec(&s.spec), icecatalog.WithProperties(s.cfg.tableProperties()))
+	tbl, err = cat.CreateTable(ctx, ident, t.schema,
+		icecatalog.WithPartitionSpec(&t.spec), icecatalog.WithProperties(t.props))
 	if errors.Is(err, icecatalog.ErrTableAlreadyExists) {
 		// Another worker created it first.
-		tbl, err = s.cat.LoadTable(ctx, ident)
+		tbl, err = cat.LoadTable(ctx, ident)
 		if err != nil {
 			return nil, false, fmt.Errorf("icebergio: loading table %s: %w", dest, err)
 		}

@@ -22,10 +22,11 @@ package icebergio
 // that was half of the committer's time before the merge. The file is
 // written all the same; a committer elsewhere, or a replay, reads it.
 //
-// Staging is an optimisation the shuffle can always stand in for: a table
-// that does not exist yet (the committer creates it at its first pane), a
-// catalog that cannot be reached or storage that refuses the write sends
-// the chunk inline. The committer deletes a pane's staged files once the
+// A table that does not exist yet the encode step creates, as the
+// committer would at the table's first pane, so that the first pane is
+// staged too. Staging is an optimisation the shuffle can always stand in
+// for: a catalog that cannot be reached, a table that cannot be created or
+// storage that refuses the write sends the chunk inline. The committer deletes a pane's staged files once the
 // pane has landed (or is found to have landed, when the runner replays
 // it), and before reading a replayed pane it looks for its commit, so a
 // replay after the files are gone is skipped, not failed. Files of an
@@ -56,7 +57,8 @@ import (
 
 // stageTargetTTL is how long the encode step uses a table it loaded for
 // staging before loading it again (its location and storage credentials);
-// a table that did not exist is asked for again after stageMissingTTL.
+// a table it could not load or create is asked for again after
+// stageMissingTTL.
 const (
 	stageTargetTTL  = 10 * time.Minute
 	stageMissingTTL = 5 * time.Second
@@ -73,7 +75,8 @@ const stageLoadTimeout = 2 * time.Second
 
 // stager writes the encode step's large chunks to their tables' storage.
 type stager struct {
-	cfg catalog.Config
+	cfg   catalog.Config
+	table newTable // how to create a table that does not exist
 
 	mu      sync.Mutex
 	cat     icecatalog.Catalog
@@ -82,14 +85,14 @@ type stager struct {
 
 // stageTarget is a table as the stager last loaded it.
 type stageTarget struct {
-	fs       iceio.WriteFileIO // nil: the table did not exist, could not be loaded, or its storage cannot be written
+	fs       iceio.WriteFileIO // nil: the table could not be loaded or created, or its storage cannot be written
 	location string
 	loaded   time.Time
 	warned   bool // about a failure to load it
 }
 
-func newStager(cfg catalog.Config) *stager {
-	return &stager{cfg: cfg, targets: map[string]*stageTarget{}}
+func newStager(cfg catalog.Config, t newTable) *stager {
+	return &stager{cfg: cfg, table: t, targets: map[string]*stageTarget{}}
 }
 
 // put stages b, chunk id of table dest, and returns where; "" when the
@@ -136,8 +139,8 @@ func (s *stager) target(ctx context.Context, dest string) *stageTarget {
 	return next
 }
 
-// load fills t with dest's location and storage; a table that does not
-// exist yet leaves it empty.
+// load fills t with dest's location and storage, creating the table when
+// it does not exist.
 func (s *stager) load(ctx context.Context, dest string, t *stageTarget) error {
 	if s.cat == nil {
 		cat, err := catalog.Open(ctx, s.cfg)
@@ -146,14 +149,7 @@ func (s *stager) load(ctx context.Context, dest string, t *stageTarget) error {
 		}
 		s.cat = cat
 	}
-	ident, err := catalog.ParseTable(dest)
-	if err != nil {
-		return err
-	}
-	tbl, err := s.cat.LoadTable(ctx, ident)
-	if errors.Is(err, icecatalog.ErrNoSuchTable) {
-		return nil
-	}
+	tbl, _, err := s.table.loadOrCreate(ctx, s.cat, dest)
 	if err != nil {
 		return err
 	}

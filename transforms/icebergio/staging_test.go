@@ -27,7 +27,7 @@ func stagedOf(t *testing.T, blobs [][]byte) []string {
 }
 
 // Large chunks of a row-level write travel as files under the table's
-// location, once the table exists; the committer takes their runs from
+// location, which the encode step creates if need be; the committer takes their runs from
 // memory in the encoder's process and reads them elsewhere, deletes them
 // once their pane has landed, skips a replay of that pane without them,
 // and names a staged file that is missing from a pane that did not land.
@@ -40,14 +40,17 @@ func TestStagedChunks(t *testing.T) {
 	require.Len(t, panes, 3)
 	const per = 8_000 // about 150 KiB a chunk: above the default StagingThreshold
 
+	// The encode step creates the table it stages the first pane under.
 	first := encodeRows(t, s, panes[0], per)
-	require.Equal(t, []string{"", ""}, stagedOf(t, first), "no table yet: the chunks travel inline")
+	tbl := loadTable(t, s.cat, dest)
+	require.Nil(t, tbl.CurrentSnapshot(), "created empty by the encode step")
+	id, ok := tbl.Schema().FindFieldByName("id")
+	require.True(t, ok)
+	require.Equal(t, []int{id.ID}, tbl.Schema().IdentifierFieldIDs, "as the committer creates it: id identifies a row")
+	require.NotContains(t, stagedOf(t, first), "")
 	_, err := s.commitRows(ctx, dest, deliver(first), nil)
 	require.NoError(t, err)
-	// The encoder remembers for a while that the table did not exist.
-	s.enc.stage = newStager(cfg.Catalog)
 
-	tbl := loadTable(t, s.cat, dest)
 	fsys, err := tbl.FS(ctx)
 	require.NoError(t, err)
 	exists := func(path string) bool {
@@ -171,7 +174,7 @@ func TestStagingFallsBackInline(t *testing.T) {
 	s := newTestSink[change](t, cfg)
 	bad := cfg.Catalog
 	bad.URI = "http://127.0.0.1:1" // nothing listens there
-	s.enc.stage = newStager(bad)
+	s.enc.stage = newStager(bad, s.enc.stage.table)
 	blobs := encodeRows(t, s, changeLog(3, 16_000, 100_000, 16_000)[0], 8_000)
 	require.Equal(t, []string{"", ""}, stagedOf(t, blobs))
 }
