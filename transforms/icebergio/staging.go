@@ -26,13 +26,14 @@ package icebergio
 // committer would at the table's first pane, so that the first pane is
 // staged too. Staging is an optimisation the shuffle can always stand in
 // for: a catalog that cannot be reached, a table that cannot be created or
-// storage that refuses the write sends the chunk inline. The committer deletes a pane's staged files once the
-// pane has landed (or is found to have landed, when the runner replays
-// it), and before reading a replayed pane it looks for its commit, so a
-// replay after the files are gone is skipped, not failed. Files of an
-// encode bundle that failed and was retried, or of a pane that had nothing
-// to commit, are orphans: `icebeam maintain --remove_orphan_files` removes them
-// as it does other unreferenced files under the table's location.
+// storage that refuses the write sends the chunk inline. The committer
+// deletes a pane's staged files once the pane has landed (or is found to
+// have landed, when the runner replays it), and before reading a replayed
+// pane it looks for its commit, so a replay after the files are gone is
+// skipped, not failed. Files of an encode bundle that failed and was
+// retried, or of a pane that had nothing to commit, are orphans: `icebeam
+// maintain --remove_orphan_files` removes them as it does other
+// unreferenced files under the table's location.
 
 import (
 	"context"
@@ -270,6 +271,9 @@ func removeStaged(ctx context.Context, tbl *table.Table, chunks []*chunk) {
 	for _, c := range chunks {
 		if c.staged != "" {
 			paths = append(paths, c.staged)
+			if rec := heldRuns.take(c.staged); rec != nil {
+				rec.Release() // a replay's, skipped
+			}
 		}
 	}
 	if len(paths) == 0 || tbl == nil {
