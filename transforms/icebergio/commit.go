@@ -129,9 +129,9 @@ type sink struct {
 	spec iceberg.PartitionSpec
 	enc  *chunkEncoder // the layout chunks arrive in
 	id   string        // random: this instance's data files carry it (see fileTag)
-	// created is the schema of tables the sink creates (see
+	// table is how the sink creates a table that does not exist (see
 	// Config.tableSchema).
-	created *iceberg.Schema
+	table newTable
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, error) {
@@ -148,7 +148,8 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, 
 	if err != nil {
 		return nil, err
 	}
-	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8], created: created}, nil
+	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8],
+		table: newTable{schema: created, spec: spec, props: cfg.tableProperties()}}, nil
 }
 
 func (s *sink) commitsKey() string { return commitsKeyPrefix + s.cfg.WriterID }
@@ -156,7 +157,7 @@ func (s *sink) commitsKey() string { return commitsKeyPrefix + s.cfg.WriterID }
 // loadOrCreate loads dest, creating its namespace and the table (from the
 // row schema, with the partition spec and properties) when missing.
 func (s *sink) loadOrCreate(ctx context.Context, dest string) (tbl *table.Table, created bool, err error) {
-	return newTable{schema: s.created, spec: s.spec, props: s.cfg.tableProperties()}.loadOrCreate(ctx, s.cat, dest)
+	return s.table.loadOrCreate(ctx, s.cat, dest)
 }
 
 // newTable is a table the sink creates where none exists: the committer at
