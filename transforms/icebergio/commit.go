@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"iter"
 	"slices"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
 	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
+	iceio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
@@ -518,20 +520,47 @@ func (s *sink) removeUnreferenced(ctx context.Context, tbl *table.Table, id int6
 // removeFiles deletes data files that no commit references. It only logs
 // failures: an orphan file costs storage, not correctness.
 func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile) {
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.FilePath()
+	}
+	removePaths(ctx, tbl, "unreferenced data file", paths)
+}
+
+// removePaths deletes files of tbl's storage, what naming them in the log:
+// in one call where the storage removes in bulk (GCS batches), else 16 at
+// a time. It only logs failures, and a file already gone is not one.
+func removePaths(ctx context.Context, tbl *table.Table, what string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
 	if tbl == nil {
-		log.Warnf(ctx, "icebergio: %d unreferenced data files left (the table could not be loaded to remove them)", len(files))
+		log.Warnf(ctx, "icebergio: %d %ss left (the table could not be loaded to remove them)", len(paths), what)
 		return
 	}
 	fsys, err := tbl.FS(ctx)
 	if err != nil {
-		log.Warnf(ctx, "icebergio: table %s: %d unreferenced data files left: %v", tbl.Identifier(), len(files), err)
+		log.Warnf(ctx, "icebergio: table %s: %d %ss left: %v", tbl.Identifier(), len(paths), what, err)
 		return
 	}
-	for _, f := range files {
-		if err := fsys.Remove(f.FilePath()); err != nil {
-			log.Warnf(ctx, "icebergio: table %s: unreferenced data file %s left: %v", tbl.Identifier(), f.FilePath(), err)
+	if bulk, ok := fsys.(iceio.BulkRemovableIO); ok {
+		if _, err := bulk.DeleteFiles(ctx, paths); err != nil {
+			log.Warnf(ctx, "icebergio: table %s: %ss left: %v", tbl.Identifier(), what, err)
 		}
+		return
 	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 16)
+	for _, p := range paths {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				log.Warnf(ctx, "icebergio: table %s: %s %s left: %v", tbl.Identifier(), what, p, err)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // commitLocks holds one mutex per catalog and table for lockTable.

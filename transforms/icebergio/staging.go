@@ -41,7 +41,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"slices"
 	"sync"
 	"time"
@@ -276,30 +275,7 @@ func removeStaged(ctx context.Context, tbl *table.Table, chunks []*chunk) {
 			}
 		}
 	}
-	if len(paths) == 0 || tbl == nil {
-		return
+	if tbl != nil {
+		removePaths(ctx, tbl, "staged chunk", paths)
 	}
-	fsys, err := tbl.FS(ctx)
-	if err != nil {
-		log.Warnf(ctx, "icebergio: table %s: %d staged chunks left: %v", tbl.Identifier(), len(paths), err)
-		return
-	}
-	if bulk, ok := fsys.(iceio.BulkRemovableIO); ok {
-		if _, err := bulk.DeleteFiles(ctx, paths); err != nil {
-			log.Warnf(ctx, "icebergio: table %s: staged chunks left: %v", tbl.Identifier(), err)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 16)
-	for _, p := range paths {
-		sem <- struct{}{}
-		wg.Go(func() {
-			defer func() { <-sem }()
-			if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				log.Warnf(ctx, "icebergio: table %s: staged chunk %s left: %v", tbl.Identifier(), p, err)
-			}
-		})
-	}
-	wg.Wait()
 }
