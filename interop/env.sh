@@ -98,11 +98,12 @@ check_java() {
   esac
 }
 
-# build_go builds the binaries under test. Plain `go build` flags on purpose:
-# they share the build cache with `go test`, so reruns take seconds.
+# build_go builds the binaries under test in the configuration `make test`
+# builds and tests in (the Makefile's CGO_ENABLED and GOFLAGS): they share its
+# build cache, so they take seconds after the Go tests.
 build_go() {
   mkdir -p "$BIN"
-  (cd "$ROOT" && go build -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
+  (cd "$ROOT" && CGO_ENABLED=0 go build -trimpath -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
     ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread ./pipelines/cdc)
 }
 
