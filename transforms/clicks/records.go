@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 
@@ -36,18 +35,15 @@ func (f *generateFn) emitRecords(ctx context.Context, we *sdf.ManualWatermarkEst
 // ids are f.users in turn.
 func (f *generateFn) batch(from, to int64) arrow.RecordBatch {
 	n := int(to - from)
-	offsets := make([]int32, n+1)
-	data := make([]byte, 0, n*len(f.users[len(f.users)-1]))
+	users := blocks.NewStringColumn(n, len(f.users[len(f.users)-1]))
 	counts := make([]int64, n)
 	for j := range n {
 		i := from + int64(j)
-		data = append(data, f.users[i%int64(len(f.users))]...)
-		offsets[j+1] = int32(len(data))
+		users.Append(f.users[i%int64(len(f.users))])
 		counts[j] = i % 100
 	}
-	users := array.NewStringData(array.NewData(arrow.BinaryTypes.String, n,
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(offsets)), memory.NewBufferBytes(data)}, nil, 0, 0))
-	cols := []arrow.Array{users, int64s(counts)}
+	int64s := func(v []int64) arrow.Array { return blocks.Int64Column(arrow.PrimitiveTypes.Int64, v) }
+	cols := []arrow.Array{users.Array(), int64s(counts)}
 	if f.Sequenced {
 		seqs := make([]int64, n)
 		for j := range seqs {
@@ -56,9 +52,4 @@ func (f *generateFn) batch(from, to int64) arrow.RecordBatch {
 		cols = append([]arrow.Array{int64s(seqs)}, cols...)
 	}
 	return array.NewRecordBatch(Schema(f.Sequenced), cols, int64(n))
-}
-
-func int64s(v []int64) arrow.Array {
-	return array.NewInt64Data(array.NewData(arrow.PrimitiveTypes.Int64, len(v),
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0))
 }

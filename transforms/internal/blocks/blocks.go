@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -354,4 +356,36 @@ func Paced(s beam.Scope, what string, start time.Time, interval, duration, bundl
 		s = portable.StreamEndsAt(s, start.Add(length))
 	}
 	return s, Interval{StartNanos: start.UnixNano(), IntervalNanos: int64(interval), Rows: int64(length / interval)}, bundle
+}
+
+// StringColumn builds a string column of a batch straight into its offsets
+// and data, for PaceBatches' build functions.
+type StringColumn struct {
+	offsets []int32
+	data    []byte
+}
+
+// NewStringColumn returns a StringColumn sized for n strings of about
+// avgLen bytes.
+func NewStringColumn(n, avgLen int) *StringColumn {
+	return &StringColumn{offsets: make([]int32, 1, n+1), data: make([]byte, 0, n*avgLen)}
+}
+
+// Append adds s as the column's next value.
+func (c *StringColumn) Append(s string) {
+	c.data = append(c.data, s...)
+	c.offsets = append(c.offsets, int32(len(c.data)))
+}
+
+// Array is the column built so far, sharing its buffers.
+func (c *StringColumn) Array() arrow.Array {
+	return array.MakeFromData(array.NewData(arrow.BinaryTypes.String, len(c.offsets)-1,
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(c.offsets)), memory.NewBufferBytes(c.data)}, nil, 0, 0))
+}
+
+// Int64Column is v as a column of t, a type of 64-bit values (int64, a
+// timestamp), sharing v's memory.
+func Int64Column(t arrow.DataType, v []int64) arrow.Array {
+	return array.MakeFromData(array.NewData(t, len(v),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int64Traits.CastToBytes(v))}, nil, 0, 0))
 }
