@@ -293,9 +293,13 @@ EOF
 
   local main=org.apache.beam.runners.flink.FlinkJobServerDriver
   [ "$runner" = spark ] && main=org.apache.beam.runners.spark.SparkJobServerDriver
-  local opts=()
+  # The JVM's temporary files (Flink's RPC jar, 22 MB a start, which a
+  # killed server leaves behind; Spark's shuffle files) go to the run dir,
+  # which stop removes, not to /tmp, where each start left its own.
+  mkdir -p "$run/tmp"
+  local opts=("-Djava.io.tmpdir=$run/tmp")
   # shellcheck disable=SC2206 # JOBSERVER_JAVA_OPTS is a list of words on purpose
-  [ -z "${JOBSERVER_JAVA_OPTS:-}" ] || opts=(${JOBSERVER_JAVA_OPTS})
+  [ -z "${JOBSERVER_JAVA_OPTS:-}" ] || opts+=(${JOBSERVER_JAVA_OPTS})
   # The log exists before the wait loop reads it: the background job opens
   # it only once it runs, and a loaded machine can run the loop's sed first
   # (which, under set -e and pipefail, ended the script with status 2).
@@ -371,7 +375,7 @@ stop_pid() {
     kill_wait "$pid"
     log "stopped job server pid $pid"
   fi
-  rm -rf "$run/artifacts" "$run/pid"
+  rm -rf "$run/artifacts" "$run/tmp" "$run/pid"
 }
 
 stop() {
