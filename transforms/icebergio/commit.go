@@ -527,9 +527,9 @@ func (s *sink) removeFiles(ctx context.Context, tbl *table.Table, files []iceber
 	removePaths(ctx, tbl, "unreferenced data file", paths)
 }
 
-// removePaths deletes files of tbl's storage, what naming them in the log:
-// in one call where the storage removes in bulk (GCS batches), else 16 at
-// a time. It only logs failures, and a file already gone is not one.
+// removePaths deletes paths from tbl's storage, in one call where the
+// storage removes in bulk (GCS batches), else 16 at a time. It only logs
+// failures, calling the files what (a file already gone is not a failure).
 func removePaths(ctx context.Context, tbl *table.Table, what string, paths []string) {
 	if len(paths) == 0 {
 		return
