@@ -45,7 +45,7 @@ var (
 	rate          = flag.Float64("rate", 0, "with --input: events per second to replay at; 0 as fast as it goes")
 	interval      = flag.Duration("interval", 5*time.Second, "generated stream: time between changes")
 	keys          = flag.Int64("keys", 1000, "generated stream: number of accounts")
-	staging       = flag.Int64("staging_threshold", 64<<10, "bytes from which a bundle's encoded changes cross the runner's shuffle as a file under the table's location instead of as bytes; negative: never")
+	staging       = flag.Int64("staging_threshold", 64<<10, "bytes (as Arrow buffers) from which a bundle's changes cross the runner's shuffle as a file under the table's location instead of as bytes; negative: never")
 	changes       = flag.String("changes", "cycle", "generated stream: cycle (every key inserted, updated 5 times, deleted, in turn) or mixed (every key inserted, then 60% updates, 25% inserts, 15% deletes of random keys)")
 
 	catalogFlags catalog.Config

@@ -311,22 +311,12 @@ func (e *chunkEncoder) emit(ctx context.Context, dest string, batches iter.Seq2[
 // Rows of one call share a row group; a row-level write's batches are
 // each one chunk of changes (runs.go). It releases the batches.
 func (e *chunkEncoder) encode(ctx context.Context, dest string, batches iter.Seq2[arrow.RecordBatch, error], sent time.Time, out [][]byte) ([][]byte, error) {
-	if e.cfg.Mode.rowLevel() {
-		for rec, err := range batches {
-			if err != nil {
-				return out, err
-			}
-			b, err := e.encodeChanges(ctx, dest, rec, sent.UnixMilli())
-			if err != nil {
-				return out, err
-			}
-			out = append(out, b)
-		}
-		return out, nil
-	}
 	recs, rows, err := collectBatches(batches)
 	if err != nil {
 		return out, err
+	}
+	if e.cfg.Mode.rowLevel() {
+		return e.encodeEachChanges(ctx, dest, recs, sent.UnixMilli(), out)
 	}
 	if rows < rowChunkRows {
 		for _, rec := range recs {

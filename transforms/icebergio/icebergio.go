@@ -133,10 +133,11 @@ type Config struct {
 	// negative never compacts. See docs/sink.md.
 	MaxDeletedShare float64
 	// StagingThreshold: Upsert and Changes send a bundle's changes of a
-	// table that encode to at least this many bytes as a file under the
-	// table's location (deleted once its pane has landed), and only its
-	// location through the runner's shuffle, which moves large panes
-	// slowly. Default 64 KiB; negative never stages. See docs/sink.md.
+	// table that hold at least this many bytes as Arrow buffers
+	// (uncompressed) as a file under the table's location (deleted once
+	// its pane has landed), and only its location through the runner's
+	// shuffle, which moves large panes slowly. Default 64 KiB; negative
+	// never stages. See docs/sink.md.
 	StagingThreshold int64
 	// ConcurrentCommits is how many panes of different tables a worker
 	// commits at once (default 16): a template's tables each commit a

@@ -146,10 +146,20 @@ func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit fun
 		return nil
 	}
 	f.pending = append(f.pending, fitted)
-	if f.n += fitted.NumRows(); f.n >= maxBatchRows {
+	if f.n += fitted.NumRows(); f.n >= f.flushRows() {
 		return f.flush(ctx, emit)
 	}
 	return nil
+}
+
+// flushRows is how many rows the step gathers before it encodes them: a
+// row group of an append; for a row-level write, whose batches are each a
+// chunk, enough batches to encode on encodeWorkers cores.
+func (f *encodeRecordsFn) flushRows() int64 {
+	if f.Cfg.Mode.rowLevel() {
+		return maxBatchRows * int64(encodeWorkers)
+	}
+	return maxBatchRows
 }
 
 func (f *encodeRecordsFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {

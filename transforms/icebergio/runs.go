@@ -28,6 +28,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/uuid"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
@@ -40,6 +41,40 @@ const rowChunkMagic = "IBR2"
 // The column a sorted run has after the rows' own (the Op column left
 // out): whether the row deletes its key.
 const deleteColumn = "_icebeam_delete"
+
+// encodeWorkers is how many batches of changes the encode step sorts and
+// compresses at once: that is most of a row-level write's CPU, and a
+// source's bundle (a generator, a file's reader) otherwise runs it on the
+// one core the bundle runs on. At most 8, which bounds what it buffers
+// (encodeRecordsFn) to 8 batches.
+var encodeWorkers = min(runtime.GOMAXPROCS(0), 8)
+
+// encodeEachChanges appends encodeChanges of each of recs to out, in
+// order, encoding up to encodeWorkers at once. It releases recs; after an
+// error, the chunks the others staged are orphans, as after any failed
+// encode bundle.
+func (e *chunkEncoder) encodeEachChanges(ctx context.Context, dest string, recs []arrow.RecordBatch, sent int64, out [][]byte) ([][]byte, error) {
+	if len(recs) == 1 {
+		b, err := e.encodeChanges(ctx, dest, recs[0], sent)
+		if err != nil {
+			return out, err
+		}
+		return append(out, b), nil
+	}
+	chunks := make([][]byte, len(recs))
+	var g errgroup.Group
+	g.SetLimit(encodeWorkers)
+	for i, rec := range recs {
+		g.Go(func() (err error) {
+			chunks[i], err = e.encodeChanges(ctx, dest, rec, sent)
+			return err
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return out, err
+	}
+	return append(out, chunks...), nil
+}
 
 // encodeChanges encodes a bundle's rows of a row-level write to table dest
 // as one chunk, sorted and collapsed when the write names its key columns,
@@ -55,17 +90,24 @@ func (e *chunkEncoder) encodeChanges(ctx context.Context, dest string, rec arrow
 		defer sorted.Release()
 		rec, h.Keys = sorted, e.cfg.Key
 	}
-	// LZ4: the committer decompresses a pane's worth at the trigger, and
-	// LZ4 is the cheapest codec to undo.
-	b, err := arrowipc.EncodeLZ4(rec)
-	if err != nil {
-		return nil, fmt.Errorf("encoding changes: %w", err)
-	}
-	if e.stage != nil && e.cfg.StagingThreshold >= 0 && int64(len(b)) >= e.cfg.StagingThreshold {
+	if e.stage != nil && e.cfg.StagingThreshold >= 0 && arrowipc.Size(rec) >= e.cfg.StagingThreshold {
+		// A staged file is not compressed: its bytes go to storage, which
+		// charges little for them, and compressing them with LZ4 took a
+		// fifth of a flat-out row-level write's CPU (docs/benchmarks.md).
+		b, err := arrowipc.Encode(rec)
+		if err != nil {
+			return nil, fmt.Errorf("encoding changes: %w", err)
+		}
 		if path := e.stage.put(ctx, dest, h.ID, b); path != "" {
 			heldRuns.hold(path, rec)
 			return appendRowChunk(h, rowBodyStaged, append(binary.AppendUvarint(nil, uint64(len(b))), path...)), nil
 		}
+	}
+	// Bytes the runner's shuffle carries, and copies, are LZ4: the cheapest
+	// codec to undo when the committer decodes a pane's worth at the trigger.
+	b, err := arrowipc.EncodeLZ4(rec)
+	if err != nil {
+		return nil, fmt.Errorf("encoding changes: %w", err)
 	}
 	return appendRowChunk(h, rowBodyIPC, b), nil
 }

@@ -1,14 +1,20 @@
 package icebergio
 
 import (
+	"context"
+	"fmt"
 	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
+
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
 // Merging sorted runs picks, for each key, what a map over every change
@@ -93,4 +99,49 @@ func TestMergeRunsPicksWinners(t *testing.T) {
 			run.del.Release()
 		}
 	}
+}
+
+// The encode step encodes a flush's batches on several cores and hands on
+// their chunks in the batches' order, each holding its own batch's
+// winners; a batch that cannot be encoded fails the flush, naming why.
+func TestEncodeKeepsBatchOrder(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Catalog: launch(t), Table: "cdc.order", WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn", StagingThreshold: -1}
+	s := newTestSink[change](t, cfg)
+	batch := func(i int, op string) arrow.RecordBatch {
+		bb := s.rows.NewBatchBuilder(memory.DefaultAllocator)
+		defer bb.Release()
+		for k := range 20 + i { // batch i: 20+i keys, each changed twice
+			for _, lsn := range []int64{int64(i*1000 + k), int64(i*1000 + 500 + k)} {
+				v := any(change{Op: op, LSN: lsn, ID: int64(k), Owner: fmt.Sprint("batch-", i), Bal: lsn})
+				bb.Add(s.rows.RowPointer(&v))
+			}
+		}
+		return bb.Batch()
+	}
+	const n = 7
+	var recs []arrow.RecordBatch
+	for i := range n {
+		recs = append(recs, batch(i, "u"))
+	}
+	blobs, err := s.enc.encode(ctx, cfg.Table, batchSeq(recs...), time.Now(), nil)
+	require.NoError(t, err)
+	require.Len(t, blobs, n)
+	for i, b := range blobs {
+		c, err := decodeChunk(b)
+		require.NoError(t, err)
+		rec, err := arrowipc.Decode(c.ipc)
+		require.NoError(t, err)
+		require.EqualValues(t, 20+i, rec.NumRows(), "chunk %d: one row a key of batch %d", i, i)
+		owner := rec.Column(rec.Schema().FieldIndices("owner")[0]).(*array.String)
+		bal := rec.Column(rec.Schema().FieldIndices("balance_cents")[0]).(*array.Int64)
+		for r := range int(rec.NumRows()) {
+			require.Equal(t, fmt.Sprint("batch-", i), owner.Value(r), "chunk %d row %d", i, r)
+			require.Equal(t, int64(i*1000+500+r), bal.Value(r), "chunk %d row %d: the later change of key %d", i, r, r)
+		}
+		rec.Release()
+	}
+
+	_, err = s.enc.encode(ctx, cfg.Table, batchSeq(batch(0, "u"), batch(1, "x"), batch(2, "u")), time.Now(), nil)
+	require.ErrorContains(t, err, `"x"`)
 }

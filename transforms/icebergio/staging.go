@@ -10,9 +10,9 @@ package icebergio
 // the bytes several times); staged, it takes tens of milliseconds, the job
 // 21% less CPU, and the committer reads the runs from the table's
 // storage on every core. So the encode step writes a chunk of at least
-// Config.StagingThreshold bytes (by default 64 KiB: about 3,000 changes of
-// a narrow table) to <table location>/staging/<chunk id>.arrows and sends
-// only that location; smaller chunks (a template's many tables, a slow
+// Config.StagingThreshold bytes of Arrow buffers (by default 64 KiB: about
+// 1,400 changes of a narrow table), uncompressed, to <table
+// location>/staging/<chunk id>.arrows and sends only that location; smaller chunks (a template's many tables, a slow
 // stream) travel inline, where a file would cost more than it saves.
 //
 // The encode step also holds each staged chunk's sorted run in memory
