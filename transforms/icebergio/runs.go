@@ -43,7 +43,7 @@ const rowChunkMagic = "IBR2"
 const deleteColumn = "_icebeam_delete"
 
 // encodeWorkers is how many batches of changes the encode step sorts and
-// compresses at once: that is most of a row-level write's CPU, and a
+// encodes at once: that is most of a row-level write's CPU, and a
 // source's bundle (a generator, a file's reader) otherwise runs it on the
 // one core the bundle runs on. At most 8, which bounds what it buffers
 // (encodeRecordsFn) to 8 batches.
