@@ -38,6 +38,21 @@ func TestFlinkExactlyOnce(t *testing.T) {
 	}
 }
 
+// TestFlinkFastStream applies a fast generated stream on Flink (the
+// benchmark's mixed changes, 100,000 a second for 20 s) through a worker
+// crash before a commit: a bundle then holds several Arrow batches, which
+// the encode step encodes at once, and the table still ends as the change
+// log says.
+func TestFlinkFastStream(t *testing.T) {
+	const (
+		interval = 10 * time.Microsecond
+		duration = 20 * time.Second
+		keys     = 100_000
+	)
+	want := cdctest.Generated(int64(duration/interval), keys, cdc.Mixed)
+	runOnFlink(t, faulttest.CrashBeforeCommit(), want, "--changes=mixed", "--interval="+interval.String(), "--duration="+duration.String(), fmt.Sprintf("--keys=%d", keys))
+}
+
 // TestFlinkDebeziumInput replays a Debezium change log written here
 // through --input on Flink, at 200 events a second for a minute, through a
 // worker crash after a commit and the catalog down for 15 s: the table
