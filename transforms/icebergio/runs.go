@@ -54,13 +54,6 @@ var encodeWorkers = min(runtime.GOMAXPROCS(0), 8)
 // error, the chunks the others staged are orphans, as after any failed
 // encode bundle.
 func (e *chunkEncoder) encodeEachChanges(ctx context.Context, dest string, recs []arrow.RecordBatch, sent int64, out [][]byte) ([][]byte, error) {
-	if len(recs) == 1 {
-		b, err := e.encodeChanges(ctx, dest, recs[0], sent)
-		if err != nil {
-			return out, err
-		}
-		return append(out, b), nil
-	}
 	chunks := make([][]byte, len(recs))
 	var g errgroup.Group
 	g.SetLimit(encodeWorkers)
