@@ -160,8 +160,12 @@ func (idx *keyIndex) applyRewrite(ctx context.Context, tbl *table.Table, snapsho
 	for _, r := range results {
 		files = append(files, r.New...)
 	}
-	gone := func(i int) bool { return idx.files[idx.entries[i].file].gone }
-	if err := idx.addFiles(ctx, tbl, files, keys, order, gone); err != nil {
+	gone := func(i int) bool { e := &idx.entries[i]; return e.live() && idx.files[e.file].gone }
+	added, err := idx.readFiles(ctx, tbl, files, keys, order)
+	if err != nil {
+		return err
+	}
+	if err := idx.merge(added, gone); err != nil {
 		return err
 	}
 	idx.snapshot = snapshot

@@ -119,8 +119,10 @@ type Config struct {
 	// Order names the integer field holding each row's position in its
 	// change log (a sequence number, LSN or offset): of several changes to
 	// one key the highest wins, in a pane and, on format v3 tables, also
-	// against the row the table holds (on v2 tables, whose equality deletes
-	// say nothing of the row they delete, a later pane always wins).
+	// against the row the table holds. Against a pane that landed before
+	// it, a change loses too when older: on v3 to a delete, on v2 (whose
+	// equality deletes say nothing of the row they delete) to any change,
+	// within the last 256 commits of the worker process (docs/sink.md).
 	// Required by Changes; optional for Upsert.
 	Order string
 	// MaxDeletedShare bounds, on format v3 tables of Upsert and Changes,
@@ -146,7 +148,8 @@ type Config struct {
 	// 4 MiB is held in memory while it waits its turn, so the committer's
 	// memory stays under ConcurrentCommits * 4 MiB beyond what a commit
 	// itself takes; larger panes are committed one at a time, as they
-	// stream from the runner. Panes of one table always commit in order.
+	// stream from the runner. Panes of one table in a bundle commit in
+	// order.
 	ConcurrentCommits int
 	// SchemaEvolution says which existing tables an appending sink may
 	// change to fit the rows (see SchemaEvolution); default

@@ -8,6 +8,15 @@ package icebergio
 // the index one more. A map spends a cache miss on each of a pane's
 // millions of lookups; the arrays are read front to back. Memory: 32 bytes
 // per live row (indexEntry), twice that while a commit merges.
+//
+// With an Order column the index also remembers, for a while, the Order
+// value of changes that left no row for it to point at: on v3 the keys
+// deleted, and on v2, whose index holds no rows, every key changed (32
+// bytes a key). A pane that lands after a later pane of its keys (two
+// bundles committing one table at once, a replay) would otherwise find no
+// row and bring back a deleted key, or on v2 overwrite the later change.
+// They are kept for keepChanges of the table's commits after their own, in
+// the process that made them.
 
 import (
 	"cmp"
@@ -108,13 +117,16 @@ func sortByKey[T any](s []T, key func(*T) rowKey) []T {
 type keyIndex struct {
 	table    uuid.UUID    // the table it indexes: a table made again under its name starts afresh
 	snapshot int64        // the snapshot the index reflects; -1: none yet
-	entries  []indexEntry // one per live row, sorted by key, keys unique
+	entries  []indexEntry // one per live row or change without one, sorted by key, keys unique
 	files    []fileInfo
 	byPath   map[string]int32
+	commits  uint32 // the pane commits applied, which date changes without a row
 }
 
 // indexEntry is a live row: its key, where it is, and its Order value
-// (math.MinInt64 without one).
+// (math.MinInt64 without one). An entry of file noRow is a change that
+// left no row to point at (see the top of this file): its key, its Order
+// value, and in pos the index's commits when it was made.
 type indexEntry struct {
 	key   rowKey
 	file  int32
@@ -122,7 +134,42 @@ type indexEntry struct {
 	order int64
 }
 
+// noRow is the file of a change without a row.
+const noRow = -1
+
+// keepChanges is how many of a table's commits a change without a row
+// outlives: a pane that lands later than that after a later pane of its
+// keys is not one of the bundles that commit together.
+const keepChanges = 256
+
+func (e *indexEntry) live() bool { return e.file != noRow }
+
 func entryKey(e *indexEntry) rowKey { return e.key }
+
+// mergeByKey merges two lists sorted by key; of a key in both, a's entry
+// is kept.
+func mergeByKey(a, b []indexEntry) []indexEntry {
+	if len(b) == 0 {
+		return a
+	}
+	out := make([]indexEntry, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch c := a[i].key.compare(b[j].key); {
+		case c < 0:
+			out = append(out, a[i])
+			i++
+		case c > 0:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
 
 type fileInfo struct {
 	file iceberg.DataFile
@@ -153,8 +200,8 @@ func (s *sink) keyIndex(dest string, tbl *table.Table, keys []string) *keyIndex 
 
 func (idx *keyIndex) invalidate() { idx.snapshot = -1 }
 
-// find is the position of the entry with key k, from position from on, or
-// the position it would take and false.
+// find is the position of the entry (a live row or a change without one) with key
+// k, from position from on, or the position it would take and false.
 func (idx *keyIndex) find(k rowKey, from int) (int, bool) {
 	e := idx.entries
 	for from < len(e) && e[from].key.compare(k) < 0 {
@@ -174,7 +221,11 @@ func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, 
 		return nil
 	}
 	start := time.Now()
-	idx.entries, idx.files, idx.byPath = nil, nil, map[string]int32{}
+	// The deletes this process made stay known, also past a rebuild that
+	// fails: the rebuilt index keeps those of keys the table does not
+	// hold again.
+	deleted := slices.DeleteFunc(idx.entries, func(e indexEntry) bool { return e.live() })
+	idx.entries, idx.files, idx.byPath = deleted, nil, map[string]int32{}
 	idx.snapshot = -1
 	if cur == 0 {
 		idx.snapshot = 0
@@ -227,10 +278,11 @@ func (idx *keyIndex) sync(ctx context.Context, tbl *table.Table, keys []string, 
 			return fmt.Errorf("a key is live twice: in %s row %d and %s row %d", idx.files[a.file].file.FilePath(), a.pos, idx.files[b.file].file.FilePath(), b.pos)
 		}
 	}
-	idx.entries = entries
+	live := len(entries)
+	idx.entries = mergeByKey(entries, deleted)
 	idx.snapshot = cur
 	log.Infof(ctx, "icebergio: table %s: key index of %d live rows in %d files built in %v",
-		strings.Join(tbl.Identifier(), "."), len(idx.entries), len(idx.files), time.Since(start).Round(time.Millisecond))
+		strings.Join(tbl.Identifier(), "."), live, len(idx.files), time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -313,30 +365,30 @@ func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, entries []indexE
 	return entries, rr.Err()
 }
 
-// addFiles reads the keys of new data files and merges them into the
-// index, without the entries drop reports true for: one pass over the
-// index.
-func (idx *keyIndex) addFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile, keys []string, order string, drop func(i int) bool) error {
+// readFiles adds new data files to the index's files and returns the
+// entries of their rows, sorted by key.
+func (idx *keyIndex) readFiles(ctx context.Context, tbl *table.Table, files []iceberg.DataFile, keys []string, order string) ([]indexEntry, error) {
 	fs, err := tbl.FS(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var added []indexEntry
 	for _, f := range files {
 		if added, err = idx.readKeys(ctx, fs, added, idx.add(fileInfo{file: f}), keys, order, nil); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return idx.merge(sortByKey(added, entryKey), drop)
+	return sortByKey(added, entryKey), nil
 }
 
 // merge merges added, sorted by key, into the index, without the entries
-// drop reports true for: one pass over the index.
+// drop reports true for and the changes without a row past keepChanges:
+// one pass over the index.
 func (idx *keyIndex) merge(added []indexEntry, drop func(i int) bool) error {
 	merged := make([]indexEntry, 0, len(idx.entries)+len(added))
 	old, j := idx.entries, 0
 	for i := range old {
-		if drop(i) {
+		if drop(i) || !old[i].live() && idx.commits-old[i].pos > keepChanges {
 			continue
 		}
 		for j < len(added) && added[j].key.compare(old[i].key) < 0 {
@@ -344,25 +396,32 @@ func (idx *keyIndex) merge(added []indexEntry, drop func(i int) bool) error {
 			j++
 		}
 		if j < len(added) && added[j].key == old[i].key {
-			return fmt.Errorf("a key would be live twice: in %s row %d and %s row %d",
-				idx.files[old[i].file].file.FilePath(), old[i].pos, idx.files[added[j].file].file.FilePath(), added[j].pos)
+			return fmt.Errorf("a key would be in the index twice: %s and %s", idx.where(old[i]), idx.where(added[j]))
 		}
 		merged = append(merged, old[i])
 	}
 	merged = append(merged, added[j:]...)
 	for i := 1; i < len(added); i++ {
 		if added[i-1].key == added[i].key {
-			return fmt.Errorf("a key is live twice in the files written: %s row %d and %s row %d",
-				idx.files[added[i-1].file].file.FilePath(), added[i-1].pos, idx.files[added[i].file].file.FilePath(), added[i].pos)
+			return fmt.Errorf("a key is twice in what the commit adds: %s and %s", idx.where(added[i-1]), idx.where(added[i]))
 		}
 	}
 	idx.entries = merged
 	return nil
 }
 
+// where names e's row for messages.
+func (idx *keyIndex) where(e indexEntry) string {
+	if !e.live() {
+		return fmt.Sprintf("a change with order %d", e.order)
+	}
+	return fmt.Sprintf("%s row %d", idx.files[e.file].file.FilePath(), e.pos)
+}
+
 // applyCommit brings idx from the snapshot it reflected to the one w's
-// commit made: the rows the plan deleted or replaced go, the written ones
-// come in, and the data files with new deletion vectors point at them.
+// commit made: the rows the plan deleted or replaced go, and the changes
+// without a row it superseded; the written rows and the plan's deletes
+// come in; and the data files with new deletion vectors point at them.
 func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot int64, p *rowPlan, w *rowWrite) error {
 	snap := tbl.Metadata().SnapshotByID(snapshot)
 	if snap == nil || snap.ParentSnapshotID == nil && idx.snapshot != 0 || snap.ParentSnapshotID != nil && *snap.ParentSnapshotID != idx.snapshot {
@@ -381,33 +440,46 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 		idx.files[fi].dv = d
 	}
 	for _, i := range p.replaced {
-		idx.files[idx.entries[i].file].live--
+		if e := &idx.entries[i]; e.live() {
+			idx.files[e.file].live--
+		}
 	}
-	r := 0 // p.replaced is ascending
-	drop := func(i int) bool {
-		if r < len(p.replaced) && p.replaced[r] == i {
+	var added []indexEntry
+	var err error
+	if w.dataSorted {
+		// The writer sorted each batch by the table's sort order: where
+		// a row landed is in the files only.
+		added, err = idx.readFiles(ctx, tbl, w.data, w.keys, w.s.cfg.Order)
+	} else {
+		added, err = idx.written(w.data, p, w.pane.wins, w.s.cfg.Order != "")
+	}
+	if err != nil {
+		return err
+	}
+	if err := idx.remember(mergeByKey(added, p.noRow), p.replaced); err != nil {
+		return err
+	}
+	idx.snapshot = snapshot
+	return nil
+}
+
+// remember merges a commit's entries into the index, dated by the commit,
+// without the entries replaced (ascending) that they supersede.
+func (idx *keyIndex) remember(added []indexEntry, replaced []int) error {
+	idx.commits++
+	for i := range added {
+		if !added[i].live() {
+			added[i].pos = idx.commits
+		}
+	}
+	r := 0
+	return idx.merge(added, func(i int) bool {
+		if r < len(replaced) && replaced[r] == i {
 			r++
 			return true
 		}
 		return false
-	}
-	if w.dataSorted {
-		// The writer sorted each batch by the table's sort order: where
-		// a row landed is in the files only.
-		if err := idx.addFiles(ctx, tbl, w.data, w.keys, w.s.cfg.Order, drop); err != nil {
-			return err
-		}
-	} else {
-		added, err := idx.written(w.data, p, w.pane.wins, w.s.cfg.Order != "")
-		if err != nil {
-			return err
-		}
-		if err := idx.merge(added, drop); err != nil {
-			return err
-		}
-	}
-	idx.snapshot = snapshot
-	return nil
+	})
 }
 
 // written is the index entries of the rows a pane wrote, sorted by key,

@@ -192,3 +192,24 @@ func TestUpsertIntoASortedTable(t *testing.T) {
 	}
 	require.Equal(t, want, got)
 }
+
+// Changes without a row last keepChanges commits after their own, then go
+// with the next merge; live rows stay.
+func TestChangesWithoutRowExpire(t *testing.T) {
+	for _, age := range []uint32{keepChanges, keepChanges + 1} {
+		idx := &keyIndex{commits: 1000, files: []fileInfo{{}}, entries: []indexEntry{
+			{key: rowKey{lo: 1}, file: 0, pos: 0},
+			{key: rowKey{lo: 2}, file: noRow, pos: 1000 - age, order: 7},
+		}}
+		require.NoError(t, idx.merge([]indexEntry{{key: rowKey{lo: 3}, file: 0, pos: 1}}, func(int) bool { return false }))
+		keys := []uint64{}
+		for _, e := range idx.entries {
+			keys = append(keys, e.key.lo)
+		}
+		if age <= keepChanges {
+			require.Equal(t, []uint64{1, 2, 3}, keys, "a change %d commits old stays", age)
+		} else {
+			require.Equal(t, []uint64{1, 3}, keys, "a change %d commits old goes", age)
+		}
+	}
+}

@@ -16,13 +16,17 @@ package icebergio
 //     removed in the same commit. Memory, on the one worker that commits
 //     the table: 32 bytes per live row, 64 while a commit merges into it,
 //     whatever the key's length (BenchmarkCommitChanges reports it); 1M
-//     keys take 32 MB. Past what one worker holds, split the table's key
-//     space over tables (a template).
+//     keys take 32 MB; with an Order column, 32 more per key deleted in
+//     the last 256 commits (keyindex.go). Past what one worker holds,
+//     split the table's key space over tables (a template).
 //   - format v2: with equality deletes on the key columns, one row per key
 //     the pane changes, as Flink's upsert sink writes them. Readers then
 //     join every data file older than a delete with it (Spark's and
 //     iceberg-go's merge-on-read, DuckDB, BigQuery all do), which slows
-//     reads as deletes pile up until the table is compacted.
+//     reads as deletes pile up until the table is compacted. With an
+//     Order column the committer keeps each key's Order value of the last
+//     256 commits (32 bytes a key), so that a pane landing after a later
+//     one does not overwrite it.
 
 import (
 	"bytes"
@@ -514,14 +518,12 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		// The last attempt's deletion vectors were staged against
 		// a base that has moved on.
 		w.removeDVs(ctx, tbl)
-		var lookup *keyIndex
 		if v3 {
 			if err := idx.sync(ctx, tbl, keys, s.cfg.Order); err != nil {
 				return err
 			}
-			lookup = idx
 		}
-		plan = w.plan(lookup)
+		plan = w.plan(idx, v3)
 		began := time.Now()
 		if err := w.writeRows(ctx, tbl, plan); err != nil {
 			return err
@@ -606,6 +608,9 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		} else {
 			s.compact(ctx, dest, ident, done.Table, idx, keys, commitID)
 		}
+	} else if err := idx.remember(plan.noRow, plan.replaced); err != nil {
+		log.Warnf(ctx, "icebergio: table %s: the recent changes are forgotten: %v", dest, err)
+		idx.entries = nil
 	}
 	return res, nil
 }
@@ -650,7 +655,8 @@ type rowPlan struct {
 	insert     []bool          // per batch row: written as a new row
 	insertN    int64           // rows to write
 	deletes    map[int][]int64 // v3: data file index -> positions of rows replaced or deleted
-	replaced   []int           // v3: the key index entries of those rows, ascending
+	replaced   []int           // the key index entries superseded: v3's rows replaced or deleted, and changes without a row; ascending
+	noRow      []indexEntry    // with an Order column, the changes the index keeps without a row (v3: deletes; v2: all), sorted by key
 	deleteKeys []*winner       // v2: keys to delete older rows of, in the order of their rows
 	upserted   int64           // winners written
 	updated    int64           // v3: of those, rows that replaced a live row
@@ -675,9 +681,9 @@ type rowWrite struct {
 	eq          []iceberg.DataFile
 }
 
-// plan decides, against idx (nil for v2), which rows to write and which to
-// delete.
-func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
+// plan decides, against idx, which rows to write and which to delete. On
+// a v2 table idx holds only the recent changes (see keyindex.go).
+func (w *rowWrite) plan(idx *keyIndex, v3 bool) *rowPlan {
 	p := &rowPlan{deletes: map[int][]int64{}}
 	total := 0
 	for _, r := range w.pane.runs {
@@ -685,26 +691,33 @@ func (w *rowWrite) plan(idx *keyIndex) *rowPlan {
 		total += int(r.rec.NumRows())
 	}
 	p.insert = make([]bool, total)
+	ordered := w.s.cfg.Order != ""
 	at := 0 // the wins are sorted by key, as idx is
 	for i := range w.pane.wins {
 		win := &w.pane.wins[i]
-		if idx != nil {
-			var live bool
-			if at, live = idx.find(win.key, at); live {
+		if ordered || v3 {
+			var found bool
+			if at, found = idx.find(win.key, at); found {
 				e := idx.entries[at]
-				if w.s.cfg.Order != "" && e.order > win.order {
+				if ordered && e.order > win.order {
 					p.stale++
 					continue
 				}
-				p.deletes[int(e.file)] = append(p.deletes[int(e.file)], int64(e.pos))
 				p.replaced = append(p.replaced, at)
-				if win.op == opUpsert {
-					p.updated++
-				} else {
-					p.deleted++
+				if e.live() {
+					p.deletes[int(e.file)] = append(p.deletes[int(e.file)], int64(e.pos))
+					if win.op == opUpsert {
+						p.updated++
+					} else {
+						p.deleted++
+					}
 				}
 			}
-		} else {
+			if ordered && (!v3 || win.op == opDelete) {
+				p.noRow = append(p.noRow, indexEntry{key: win.key, file: noRow, order: win.order})
+			}
+		}
+		if !v3 {
 			p.deleteKeys = append(p.deleteKeys, win)
 			if win.op == opDelete {
 				p.deleted++

@@ -199,6 +199,67 @@ func TestReplayedChangesAreSkipped(t *testing.T) {
 }
 
 // storedRows is how many rows tbl's data files hold, deleted or not.
+// Panes that land out of order (two bundles committing one table at once)
+// still leave each key its highest-LSN change: a key a later pane deleted
+// stays deleted when an earlier pane's change to it lands after.
+func TestPanesOutOfOrder(t *testing.T) {
+	ctx := context.Background()
+	cat := launch(t)
+	for _, version := range []string{"3", "2"} {
+		t.Run("v"+version, func(t *testing.T) { panesOutOfOrder(t, ctx, cat, version) })
+	}
+}
+
+func panesOutOfOrder(t *testing.T, ctx context.Context, cat catalog.Config, version string) {
+	cfg := Config{Catalog: cat, WriterID: "w", Mode: Changes, Key: []string{"id"}, Op: "op", Order: "lsn",
+		Properties: map[string]string{table.PropertyFormatVersion: version}}
+	commit := func(t *testing.T, s *sink, dest string, p []change) {
+		t.Helper()
+		_, err := s.commitRows(ctx, dest, chunksOf(t, s, p, 30), nil)
+		require.NoError(t, err)
+	}
+	for _, rebuild := range []bool{false, true} {
+		t.Run(fmt.Sprintf("by hand, index rebuilt %v", rebuild), func(t *testing.T) {
+			cfg := cfg
+			cfg.Table = fmt.Sprintf("cdc.late_hand_v%s_%v", version, rebuild)
+			s := newTestSink[change](t, cfg)
+			commit(t, s, cfg.Table, []change{{Op: "c", LSN: 1, ID: 1, Owner: "a"}, {Op: "c", LSN: 2, ID: 2, Owner: "b"}})
+			// The later pane: id 1 deleted, id 2 updated, id 3 (never live) deleted.
+			commit(t, s, cfg.Table, []change{{Op: "d", LSN: 20, ID: 1}, {Op: "u", LSN: 21, ID: 2, Owner: "b21"}, {Op: "d", LSN: 22, ID: 3}})
+			if rebuild {
+				// As after a snapshot this index did not make: the deletes this process made stay known.
+				s.keyIndex(cfg.Table, loadTable(t, s.cat, cfg.Table), cfg.Key).invalidate()
+			}
+			// The earlier pane, landing after it.
+			commit(t, s, cfg.Table, []change{{Op: "u", LSN: 10, ID: 1, Owner: "a10"}, {Op: "u", LSN: 11, ID: 2, Owner: "b11"}, {Op: "c", LSN: 12, ID: 3, Owner: "c12"}})
+			require.Equal(t, []account{{LSN: 21, ID: 2, Owner: "b21"}}, readAccounts(t, loadTable(t, s.cat, cfg.Table)))
+			// A deleted key comes back with a later change.
+			commit(t, s, cfg.Table, []change{{Op: "c", LSN: 30, ID: 1, Owner: "a30"}})
+			require.Equal(t, []account{{LSN: 30, ID: 1, Owner: "a30"}, {LSN: 21, ID: 2, Owner: "b21"}}, readAccounts(t, loadTable(t, s.cat, cfg.Table)))
+		})
+	}
+	t.Run("shuffled", func(t *testing.T) {
+		cfg := cfg
+		cfg.Table = "cdc.late_shuffled_v" + version
+		s := newTestSink[change](t, cfg)
+		panes := changeLog(13, 3000, 60, 100)
+		// Each pair of panes lands in reverse; every seventh pane three panes late.
+		var order []int
+		for i := 0; i+1 < len(panes); i += 2 {
+			order = append(order, i+1, i)
+		}
+		for i := 6; i+3 < len(order); i += 7 {
+			p := order[i]
+			copy(order[i:i+3], order[i+1:i+4])
+			order[i+3] = p
+		}
+		for _, i := range order {
+			commit(t, s, cfg.Table, panes[i])
+		}
+		require.Equal(t, model(slices.Concat(panes[:len(order)]...)), readAccounts(t, loadTable(t, s.cat, cfg.Table)))
+	})
+}
+
 func storedRows(t *testing.T, tbl *table.Table) int64 {
 	t.Helper()
 	tasks, err := tbl.Scan().PlanFiles(context.Background())
