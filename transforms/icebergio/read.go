@@ -586,7 +586,8 @@ func (tr *taskReader) readRecords(ctx context.Context, task table.FileScanTask, 
 }
 
 // DecodeRecords decodes an element of ReadRecords: one Arrow record batch
-// (the caller releases it).
+// (the caller releases it), which shares b's bytes where they are not
+// compressed: b must not change while the batch is in use.
 func DecodeRecords(b []byte) (arrow.RecordBatch, error) {
 	rec, err := arrowipc.Decode(b)
 	if err != nil {

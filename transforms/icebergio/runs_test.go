@@ -11,6 +11,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 
@@ -144,4 +145,115 @@ func TestEncodeKeepsBatchOrder(t *testing.T) {
 
 	_, err = s.enc.encode(ctx, cfg.Table, batchSeq(batch(0, "u"), batch(1, "x"), batch(2, "u")), time.Now(), nil)
 	require.ErrorContains(t, err, `"x"`)
+}
+
+// Both ways of picking a batch's winners pick what a map over the changes
+// picks (the highest Order value, then the later row), in key order: dense
+// ids, sparse ids, negative ones (which sort above the positive, as
+// unsigned words), all one key, keys of two words, and before-images left
+// out.
+func TestBatchWinners(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct {
+		name string
+		key  func() rowKey
+		n    int
+		int  bool // winnersByIntKey takes them
+	}{
+		{"dense ids", func() rowKey { return rowKey{hi: uint64(r.IntN(3000))} }, 65536, true},
+		{"sparse ids", func() rowKey { return rowKey{hi: uint64(r.Int64N(1 << 40))} }, 5000, true},
+		{"negative ids", func() rowKey { return rowKey{hi: uint64(int64(r.IntN(200) - 100))} }, 4000, false},
+		{"one key", func() rowKey { return rowKey{hi: 7} }, 100, true},
+		{"two words", func() rowKey { return rowKey{hi: uint64(r.IntN(50)), lo: uint64(r.IntN(3))} }, 3000, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			keys := make([]rowKey, c.n)
+			orders := make([]int64, c.n)
+			dels := make([]bool, c.n)
+			var rows []int32
+			for i := range c.n {
+				keys[i], orders[i], dels[i] = c.key(), int64(r.IntN(40)), r.IntN(4) == 0
+				if r.IntN(10) != 0 { // a tenth are before-images
+					rows = append(rows, int32(i))
+				}
+			}
+			best := map[rowKey]int32{}
+			for _, row := range rows {
+				if b, ok := best[keys[row]]; !ok || orders[row] >= orders[b] {
+					best[keys[row]] = row
+				}
+			}
+			var wantTake []int32
+			var wantDel []bool
+			for _, k := range slices.SortedFunc(maps.Keys(best), rowKey.compare) {
+				wantTake = append(wantTake, best[k])
+				wantDel = append(wantDel, dels[best[k]])
+			}
+			order := func(i int) int64 { return orders[i] }
+			take, del := winnersByKey(keys, rows, order, dels)
+			require.Equal(t, wantTake, take, "winnersByKey")
+			require.Equal(t, wantDel, del, "winnersByKey")
+			take, del = winnersByIntKey(keys, rows, order, dels)
+			if !c.int {
+				// Negative ids span the whole unsigned range.
+				if take == nil {
+					return
+				}
+			}
+			require.Equal(t, wantTake, take, "winnersByIntKey")
+			require.Equal(t, wantDel, del, "winnersByIntKey")
+		})
+	}
+}
+
+// takeRows takes what Arrow's take kernel takes, nulls and sliced arrays
+// included, for the types it copies itself and those it leaves to the kernel.
+func TestTakeRowsIsArrowsTake(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	ctx := context.Background()
+	const n = 3000
+	mem := memory.DefaultAllocator
+	i64, ts, i32, str, f64, bl := array.NewInt64Builder(mem), array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond}),
+		array.NewInt32Builder(mem), array.NewStringBuilder(mem), array.NewFloat64Builder(mem), array.NewBooleanBuilder(mem)
+	for i := range n {
+		null := r.IntN(7) == 0
+		for _, b := range []array.Builder{i64, ts, i32, str, f64, bl} {
+			if null && i%2 == 0 {
+				b.AppendNull()
+				continue
+			}
+			switch b := b.(type) {
+			case *array.Int64Builder:
+				b.Append(r.Int64())
+			case *array.TimestampBuilder:
+				b.Append(arrow.Timestamp(r.Int64()))
+			case *array.Int32Builder:
+				b.Append(r.Int32())
+			case *array.StringBuilder:
+				b.Append(fmt.Sprintf("owner-%d", r.IntN(100_000)))
+			case *array.Float64Builder:
+				b.Append(r.Float64())
+			case *array.BooleanBuilder:
+				b.Append(r.IntN(2) == 0)
+			}
+		}
+	}
+	for _, b := range []array.Builder{i64, ts, i32, str, f64, bl} {
+		whole := b.NewArray()
+		for _, a := range []arrow.Array{whole, array.NewSlice(whole, 17, n-5)} {
+			idx := make([]int32, 2*a.Len())
+			for i := range idx {
+				idx[i] = int32(r.IntN(a.Len()))
+			}
+			ib := array.NewInt32Builder(mem)
+			ib.AppendValues(idx, nil)
+			indices := ib.NewArray()
+			want, err := compute.TakeArray(ctx, a, indices)
+			require.NoError(t, err)
+			got, err := takeRows(ctx, a, idx, indices)
+			require.NoError(t, err)
+			require.True(t, array.Equal(want, got), "%s, offset %d", a.DataType(), a.Data().Offset())
+			require.Equal(t, want.NullN(), got.NullN())
+		}
+	}
 }

@@ -36,6 +36,7 @@ package icebergio
 // unreferenced files under the table's location.
 
 import (
+	"bufio"
 	"context"
 	"encoding/hex"
 	"errors"
@@ -97,22 +98,52 @@ func newStager(cfg catalog.Config, t newTable) *stager {
 
 // put stages b, chunk id of table dest, and returns where; "" when the
 // chunk must travel inline.
-func (s *stager) put(ctx context.Context, dest string, id chunkID, b []byte) string {
+func (s *stager) put(ctx context.Context, dest string, id chunkID, write func(io.Writer) (int64, error)) (path string, size int64) {
 	t := s.target(ctx, dest)
 	if t.fs == nil {
-		return ""
+		return "", 0
 	}
-	path := stagedPath(t.location, id)
-	err := t.fs.WriteFile(path, b)
+	path = stagedPath(t.location, id)
+	size, err := writeFile(t.fs, path, write)
 	if err == nil {
-		return path
+		return path, size
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// Load the table again next time: its credentials may have expired.
 	delete(s.targets, dest)
 	log.Warnf(ctx, "icebergio: table %s: staging a chunk of changes at %s: %v; it crosses the shuffle instead", dest, path, err)
-	return ""
+	return "", 0
+}
+
+// writeBuffers gather a file's small writes (an IPC stream's headers and
+// padding); its columns' buffers pass by.
+var writeBuffers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
+
+// writeFile writes a file of fs with write and returns its size; it
+// removes what it wrote of a file it could not finish.
+func writeFile(fs iceio.WriteFileIO, path string, write func(io.Writer) (int64, error)) (int64, error) {
+	f, err := fs.Create(path)
+	if err != nil {
+		return 0, err
+	}
+	bw := writeBuffers.Get().(*bufio.Writer)
+	bw.Reset(f)
+	defer func() {
+		bw.Reset(nil)
+		writeBuffers.Put(bw)
+	}()
+	n, err := write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fs.Remove(path)
+	}
+	return n, err
 }
 
 // target is dest as last loaded, loading it again once that is older than

@@ -2,8 +2,13 @@ package icebergio
 
 import (
 	"context"
+	"errors"
+	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -177,4 +182,30 @@ func TestStagingFallsBackInline(t *testing.T) {
 	s.enc.stage = newStager(bad, s.enc.stage.table)
 	blobs := encodeRows(t, s, changeLog(3, 16_000, 100_000, 16_000)[0], 8_000)
 	require.Equal(t, []string{"", ""}, stagedOf(t, blobs))
+}
+
+// A staged file is as long as writeFile says, and one it could not finish
+// is gone.
+func TestWriteFileRemovesWhatFailed(t *testing.T) {
+	dir := t.TempDir()
+	var local iceio.LocalFS
+	good := filepath.Join(dir, "good")
+	n, err := writeFile(local, good, func(w io.Writer) (int64, error) {
+		a, _ := w.Write([]byte("head"))
+		b, _ := w.Write([]byte(strings.Repeat("x", 200<<10))) // past the buffer
+		return int64(a + b), nil
+	})
+	require.NoError(t, err)
+	info, err := os.Stat(good)
+	require.NoError(t, err)
+	require.Equal(t, int64(4+200<<10), n)
+	require.Equal(t, n, info.Size())
+	bad := filepath.Join(dir, "bad")
+	_, err = writeFile(local, bad, func(w io.Writer) (int64, error) {
+		w.Write([]byte(strings.Repeat("y", 200<<10)))
+		return 0, errors.New("the encoder failed")
+	})
+	require.ErrorContains(t, err, "the encoder failed")
+	_, err = os.Stat(bad)
+	require.ErrorIs(t, err, fs.ErrNotExist, "a file not finished is removed")
 }

@@ -73,3 +73,35 @@ func TestBatchesRefusesAnotherSchema(t *testing.T) {
 		got.Release()
 	}
 }
+
+// A cut or damaged stream is an error, never a panic or a batch.
+func TestDecodeRefusesDamagedBytes(t *testing.T) {
+	rec := clicks(t, 100)
+	defer rec.Release()
+	b, err := Encode(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !array.RecordEqual(rec, got) {
+		t.Fatalf("decoded %v, want %v", got, rec)
+	}
+	got.Release()
+	for _, n := range []int{0, 3, 7, 8, 20, len(b) / 2, len(b) - 9} {
+		if got, err := Decode(b[:n]); err == nil {
+			got.Release()
+			t.Errorf("%d of %d bytes decoded without an error", n, len(b))
+		}
+	}
+	bad := bytes.Clone(b)
+	for i := 8; i < 40; i++ {
+		bad[i] = 0xff
+	}
+	if got, err := Decode(bad); err == nil {
+		got.Release()
+		t.Errorf("damaged metadata decoded without an error")
+	}
+}
