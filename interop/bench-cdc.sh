@@ -5,9 +5,11 @@
 #
 #   interop/bench-cdc.sh                                 # 1,000,000 keys, 200,000 changes/s for 30 minutes
 #   DURATION=3m interop/bench-cdc.sh                     # shorter
-#   RATE=3500000 DURATION=80s SPARK_DRIVER_MEMORY=6g interop/bench-cdc.sh
-#                                                        # offered faster than we go on 2 cores: our ceiling,
-#                                                        # against Spark on 20 s batches of 70 M changes
+#   RATE=5000000 DURATION=80s SPARK_DRIVER_MEMORY=10g interop/bench-cdc.sh
+#                                                        # about our ceiling on 2 cores (2026-12-07), against
+#                                                        # Spark on 20 s batches of 100 M changes; offered
+#                                                        # more, the generator falls behind and the model
+#                                                        # check of all the changes due fails
 #
 # The changes: `cdc --changes=mixed --keys=KEYS` (transforms/cdc Mixed, the
 # same stream rebuilt independently in interop/cdc_mixed.py): a load of
