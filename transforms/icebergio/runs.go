@@ -25,6 +25,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -140,13 +141,11 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 	if take == nil {
 		take, del = winnersByKey(rowKeys, rows, orderOf, dels)
 	}
-	tb := array.NewInt32Builder(memory.DefaultAllocator)
-	defer tb.Release()
-	tb.AppendValues(take, nil)
 	db := array.NewBooleanBuilder(memory.DefaultAllocator)
 	defer db.Release()
 	db.AppendValues(del, nil)
-	indices := tb.NewArray()
+	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(take),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(take))}, nil, 0, 0))
 	defer indices.Release()
 	var fields []arrow.Field
 	var arrays []arrow.Array
@@ -154,7 +153,7 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 		if f.Name == opName {
 			continue
 		}
-		a, err := takeRows(ctx, rec.Column(i), take, indices)
+		a, err := takeRows(ctx, rec.Column(i), indices)
 		if err != nil {
 			for _, a := range arrays {
 				a.Release()
@@ -173,13 +172,13 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 	return out, nil
 }
 
-// takeRows is a's rows at idx (in a's bounds, as indices holds them): by
-// hand for the columns of a change log (integers, timestamps, floats,
-// strings), where Arrow's take kernel checked every index of every column
-// against its bounds (a twentieth of a flat-out cdc run's CPU); by that
-// kernel for other types.
-func takeRows(ctx context.Context, a arrow.Array, idx []int32, indices arrow.Array) (arrow.Array, error) {
-	d := a.Data()
+// takeRows is a's rows at indices (in a's bounds): by hand for the
+// columns of a change log (integers, timestamps, floats, strings), where
+// Arrow's take kernel checked every index of every column against its
+// bounds (a twentieth of a flat-out cdc run's CPU); by that kernel for
+// other types.
+func takeRows(ctx context.Context, a arrow.Array, indices *array.Int32) (arrow.Array, error) {
+	idx := indices.Int32Values()
 	var nulls *memory.Buffer
 	nullN := 0
 	if a.NullN() > 0 {
@@ -204,23 +203,9 @@ func takeRows(ctx context.Context, a arrow.Array, idx []int32, indices arrow.Arr
 	var bufs []*memory.Buffer
 	switch w := fixedWidth(a.DataType()); {
 	case w == 8:
-		out := memory.NewResizableBuffer(memory.DefaultAllocator)
-		out.Resize(8 * len(idx))
-		src := arrow.Uint64Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset():]
-		dst := arrow.Uint64Traits.CastFromBytes(out.Bytes())
-		for i, r := range idx {
-			dst[i] = src[r]
-		}
-		bufs = []*memory.Buffer{nulls, out}
+		bufs = []*memory.Buffer{nulls, takeWords[uint64](a.Data(), idx)}
 	case w == 4:
-		out := memory.NewResizableBuffer(memory.DefaultAllocator)
-		out.Resize(4 * len(idx))
-		src := arrow.Uint32Traits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset():]
-		dst := arrow.Uint32Traits.CastFromBytes(out.Bytes())
-		for i, r := range idx {
-			dst[i] = src[r]
-		}
-		bufs = []*memory.Buffer{nulls, out}
+		bufs = []*memory.Buffer{nulls, takeWords[uint32](a.Data(), idx)}
 	case a.DataType().ID() == arrow.STRING:
 		s := a.(*array.String)
 		offs := memory.NewResizableBuffer(memory.DefaultAllocator)
@@ -251,6 +236,19 @@ func takeRows(ctx context.Context, a arrow.Array, idx []int32, indices arrow.Arr
 	release(bufs...)
 	defer out.Release()
 	return array.MakeFromData(out), nil
+}
+
+// takeWords is the values buffer of d's rows at idx, d's values being
+// words of T's width.
+func takeWords[T uint32 | uint64](d arrow.ArrayData, idx []int32) *memory.Buffer {
+	out := memory.NewResizableBuffer(memory.DefaultAllocator)
+	out.Resize(int(unsafe.Sizeof(T(0))) * len(idx))
+	src := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(d.Buffers()[1].Bytes()))), d.Offset()+d.Len())[d.Offset():]
+	dst := unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(out.Bytes()))), len(idx))
+	for i, r := range idx {
+		dst[i] = src[r]
+	}
+	return out
 }
 
 // fixedWidth is the bytes of a value of t when takeRows copies t's values
@@ -298,8 +296,8 @@ func winnersByKey(keys []rowKey, rows []int32, order func(int) int64, dels []boo
 // 2^(64 - the bits of a row number), the common case of a database's ids:
 // each change is a uint64, its key's offset from the least above its row,
 // radix sorted on the key bits alone (stable, so rows stay in order within
-// a key) in 11-bit digits whose counts stay in L1. A fifth of the work of
-// sorting 32-byte changes by 16-bit digits. nil when the keys are not such.
+// a key) in 11-bit digits whose counts stay in L1. nil when the keys are
+// not such.
 func winnersByIntKey(keys []rowKey, rows []int32, order func(int) int64, dels []bool) (take []int32, del []bool) {
 	if len(rows) == 0 {
 		return nil, nil

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -72,8 +71,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 
 // Decode is the record batch of an IPC stream Encode made; the caller
 // releases it. Its uncompressed buffers are b's bytes, not a copy (a copy
-// cleared and filled fresh memory, a tenth of a flat-out cdc run's CPU):
-// b must not change while the batch is in use.
+// cleared and filled fresh memory for every batch): b must not change
+// while the batch is in use.
 func Decode(b []byte) (arrow.RecordBatch, error) {
 	return decode(&messages{parts: [][]byte{b}})
 }
@@ -98,13 +97,11 @@ func decode(in ipc.MessageReader) (arrow.RecordBatch, error) {
 // messages reads the IPC messages of parts in turn, each message's
 // metadata and body slices of its part, where ipc.NewReader copies each
 // body into memory it allocates.
-type messages struct {
-	parts [][]byte
-	refs  atomic.Int64
-}
+type messages struct{ parts [][]byte }
 
-func (m *messages) Retain()  { m.refs.Add(1) }
-func (m *messages) Release() { m.refs.Add(-1) }
+// Retain and Release do nothing: the bytes are the caller's.
+func (m *messages) Retain()  {}
+func (m *messages) Release() {}
 
 // Message is the next message, or io.EOF at the end of the stream.
 func (m *messages) Message() (msg *ipc.Message, err error) {
