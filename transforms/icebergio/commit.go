@@ -134,6 +134,9 @@ type sink struct {
 	// table is how the sink creates a table that does not exist (see
 	// Config.tableSchema).
 	table newTable
+	// collapseBytes is how much of a pane's chunks collapse decodes at
+	// once (defaultCollapseBytes; tests lower it to fold every chunk).
+	collapseBytes int64
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, error) {
@@ -151,7 +154,7 @@ func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, 
 		return nil, err
 	}
 	return &sink{cat: cat, cfg: cfg, rows: rows, spec: spec, enc: enc, id: uuid.NewString()[:8],
-		table: newTable{schema: created, spec: spec, props: cfg.tableProperties()}}, nil
+		table: newTable{schema: created, spec: spec, props: cfg.tableProperties()}, collapseBytes: defaultCollapseBytes}, nil
 }
 
 func (s *sink) commitsKey() string { return commitsKeyPrefix + s.cfg.WriterID }

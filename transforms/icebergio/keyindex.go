@@ -343,9 +343,9 @@ func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, entries []indexE
 		for i := range keys {
 			keyCols[i] = rec.Column(i)
 		}
-		orderOf := func(int) int64 { return math.MinInt64 }
+		var orders []int64
 		if order != "" {
-			if orderOf, err = int64Values(rec.Column(len(keys))); err != nil {
+			if orders, err = int64Values(rec.Column(len(keys))); err != nil {
 				return entries, fmt.Errorf("data file %s, column %s: %w", path, order, err)
 			}
 		}
@@ -357,7 +357,11 @@ func (idx *keyIndex) readKeys(ctx context.Context, fs iceio.IO, entries []indexE
 			if kb, err = appendKeyOf(kb[:0], keyCols, keys, r); err != nil {
 				return entries, fmt.Errorf("data file %s, row %d: %w", path, p, err)
 			}
-			entries = append(entries, indexEntry{key: makeRowKey(kb), file: fi, pos: uint32(p), order: orderOf(r)})
+			e := indexEntry{key: makeRowKey(kb), file: fi, pos: uint32(p), order: math.MinInt64}
+			if orders != nil {
+				e.order = orders[r]
+			}
+			entries = append(entries, e)
 			idx.files[fi].live++
 		}
 		pos += rec.NumRows()

@@ -213,6 +213,14 @@ func gatherChunks(chunks iter.Seq2[*chunk, error]) ([]*chunk, error) {
 // that were staged from tbl's storage, on every core, and merges their
 // sorted runs (runs.go) into the change that wins for each key: the
 // highest Order value, then the one encoded last.
+//
+// It takes the chunks s.collapseBytes at a time and, between those groups,
+// keeps only the rows that still win (foldRuns), so a pane's commit holds
+// the pane's winners and one group's changes, not the whole pane: a pane
+// of 100 M changes to a million keys held 10 GB, and the page faults that
+// first touched that memory were a third of a flat-out cdc run's CPU.
+// Ties stay as they were: the kept rows came from earlier chunks than
+// the next group's.
 func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all []*chunk, keys []string) (*paneRows, error) {
 	var fsys iceio.IO
 	for _, c := range all {
@@ -224,14 +232,51 @@ func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all 
 			break
 		}
 	}
-	p := &paneRows{runs: make([]*changeRun, len(all))}
-	errs := make([]error, len(all))
+	p := &paneRows{}
+	for len(all) > 0 {
+		n, size := 0, int64(0)
+		for n < len(all) && (n == 0 || size < s.collapseBytes) {
+			size += all[n].stagedSize + int64(len(all[n].ipc)+len(all[n].parquet))
+			n++
+		}
+		group := all[:n]
+		all = all[n:]
+		runs, err := s.decodeRuns(ctx, fsys, group, keys)
+		for _, c := range group {
+			p.sent.add(c.sent())
+			p.rows += c.Rows
+		}
+		p.runs = append(p.runs, runs...)
+		if err != nil {
+			p.release()
+			return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
+		}
+		p.wins = mergeRuns(p.runs)
+		if len(all) > 0 {
+			if err := p.foldRuns(ctx); err != nil {
+				p.release()
+				return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
+			}
+		}
+	}
+	return p, nil
+}
+
+// defaultCollapseBytes is about how much of a pane's chunks, as sent,
+// collapse decodes at once: some 10 M changes of a narrow table.
+const defaultCollapseBytes = 512 << 20
+
+// decodeRuns decodes chunks on every core: the runs of those it decoded,
+// in their order, and the errors of the others.
+func (s *sink) decodeRuns(ctx context.Context, fsys iceio.IO, chunks []*chunk, keys []string) ([]*changeRun, error) {
+	runs := make([]*changeRun, len(chunks))
+	errs := make([]error, len(chunks))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range jobs {
-				c := all[i]
+				c := chunks[i]
 				var held arrow.RecordBatch
 				if c.staged != "" {
 					if held = heldRuns.take(c.staged); held == nil {
@@ -240,29 +285,59 @@ func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all 
 						}
 					}
 				}
-				p.runs[i], errs[i] = decodeRun(ctx, c, held, keys, s.cfg.Op, s.cfg.Order)
+				runs[i], errs[i] = decodeRun(ctx, c, held, keys, s.cfg.Op, s.cfg.Order)
 				c.ipc = nil // decoded: what the run needs, it references
 			}
 		})
 	}
-	for i := range all {
+	for i := range chunks {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	for i, c := range all {
-		p.sent.add(c.sent())
-		if p.runs[i] != nil {
-			p.rows += p.runs[i].rows
+	return slices.DeleteFunc(runs, func(r *changeRun) bool { return r == nil }), errors.Join(errs...)
+}
+
+// foldRuns keeps, of each run, only its rows that p.wins names, dropping
+// runs left empty, so that the runs hold one row per key the pane has
+// changed so far.
+func (p *paneRows) foldRuns(ctx context.Context) error {
+	rows := make([][]int32, len(p.runs))
+	for _, w := range p.wins { // by key, so each run's rows come in order
+		rows[w.batch] = append(rows[w.batch], w.row)
+	}
+	kept := make([]*changeRun, len(p.runs))
+	errs := make([]error, len(p.runs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range jobs {
+				kept[i], errs[i] = p.runs[i].keep(ctx, rows[i])
+			}
+		})
+	}
+	for i := range p.runs {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		for i, k := range kept {
+			if k != nil && k != p.runs[i] {
+				k.rec.Release()
+			}
+		}
+		return err
+	}
+	for i, r := range p.runs {
+		if kept[i] != r {
+			r.rec.Release()
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		p.runs = slices.DeleteFunc(p.runs, func(r *changeRun) bool { return r == nil })
-		p.release()
-		return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
-	}
-	p.wins = mergeRuns(p.runs)
-	return p, nil
+	p.runs = slices.DeleteFunc(kept, func(r *changeRun) bool { return r == nil })
+	p.wins = nil
+	return nil
 }
 
 // rowColumns are the columns of a batch that row-level writes read.
@@ -271,7 +346,7 @@ type rowColumns struct {
 	names  []string
 	op     *array.String
 	opName string
-	order  func(int) int64
+	order  []int64 // nil without an Order column
 }
 
 // opOf is row r's operation: an upsert when the rows have no Op column.
@@ -325,23 +400,33 @@ func rowLevelColumns(rec arrow.RecordBatch, keys []string, opName, orderName str
 	return c, nil
 }
 
-// int64Values reads an integer column as int64s.
-func int64Values(a arrow.Array) (func(int) int64, error) {
+// int64Values is an integer column's values as int64s: a's own for an
+// int64 column (read per change, a closure per value cost a tenth of the
+// encode step), a copy for narrower ones.
+func int64Values(a arrow.Array) ([]int64, error) {
 	switch a := a.(type) {
 	case *array.Int64:
-		return func(i int) int64 { return a.Value(i) }, nil
+		return a.Int64Values(), nil
 	case *array.Int32:
-		return func(i int) int64 { return int64(a.Value(i)) }, nil
+		return widen(a.Int32Values()), nil
 	case *array.Int16:
-		return func(i int) int64 { return int64(a.Value(i)) }, nil
+		return widen(a.Int16Values()), nil
 	case *array.Int8:
-		return func(i int) int64 { return int64(a.Value(i)) }, nil
+		return widen(a.Int8Values()), nil
 	case *array.Uint32:
-		return func(i int) int64 { return int64(a.Value(i)) }, nil
+		return widen(a.Uint32Values()), nil
 	case *array.Timestamp:
-		return func(i int) int64 { return int64(a.Value(i)) }, nil
+		return widen(a.TimestampValues()), nil
 	}
 	return nil, fmt.Errorf("type %s is not an integer", a.DataType())
+}
+
+func widen[T ~int8 | ~int16 | ~int32 | ~uint32 | ~int64](v []T) []int64 {
+	out := make([]int64, len(v))
+	for i, x := range v {
+		out[i] = int64(x)
+	}
+	return out
 }
 
 // appendKey appends row r's key to dst: each column's value in a form that

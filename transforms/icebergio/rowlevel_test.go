@@ -134,6 +134,12 @@ func TestChangesMatchTheModel(t *testing.T) {
 					// A new worker: its index is built from the table.
 					s = newTestSink[change](t, cfg)
 				}
+				// Every other pane is collapsed a chunk at a time, keeping
+				// only the winners so far between chunks.
+				s.collapseBytes = defaultCollapseBytes
+				if i%2 == 1 {
+					s.collapseBytes = 1
+				}
 				res, err := s.commitRows(ctx, dest, chunksOf(t, s, p, 30), nil)
 				require.NoError(t, err, "pane %d", i)
 				require.False(t, res.Skipped)
@@ -329,6 +335,31 @@ func TestUpsert(t *testing.T) {
 	_, err = s.commitRows(ctx, dest, chunksOf(t, s, []account{{5, 2, "b", 21}, {2, 3, "c", 0}}, 1), nil) // the second is stale
 	require.NoError(t, err)
 	require.Equal(t, []account{{4, 1, "a", 11}, {5, 2, "b", 21}, {3, 3, "c", 30}}, readAccounts(t, loadTable(t, s.cat, dest)))
+
+	// Without Order the later chunk's row wins, also when the pane is
+	// collapsed a chunk at a time.
+	for _, fold := range []bool{false, true} {
+		dest := fmt.Sprintf("cdc.upsert_last_%v", fold)
+		s := newTestSink[account](t, Config{Catalog: s.cfg.Catalog, Table: dest, WriterID: "w", Mode: Upsert, Key: []string{"id"}})
+		if fold {
+			s.collapseBytes = 1
+		}
+		chunks := chunksOf(t, s, []account{{1, 1, "a", 10}, {2, 2, "b", 20}, {3, 1, "a", 11}, {4, 2, "b", 21}, {5, 1, "a", 12}}, 1)
+		sentInTurn := func(yield func(*chunk, error) bool) { // one a millisecond
+			var ms int64
+			for c, err := range chunks {
+				if err == nil {
+					c.SentMS, ms = ms, ms+1
+				}
+				if !yield(c, err) {
+					return
+				}
+			}
+		}
+		_, err := s.commitRows(ctx, dest, sentInTurn, nil)
+		require.NoError(t, err)
+		require.Equal(t, []account{{5, 1, "a", 12}, {4, 2, "b", 21}}, readAccounts(t, loadTable(t, s.cat, dest)), "folded: %v", fold)
+	}
 }
 
 // What cannot be applied fails with the reason before anything is

@@ -133,19 +133,14 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 			dels[r] = op == opDelete
 		}
 	}
-	orderOf := cols.order
-	if orderOf == nil {
-		orderOf = func(int) int64 { return 0 }
-	}
-	take, del := winnersByIntKey(rowKeys, rows, orderOf, dels)
+	take, del := winnersByIntKey(rowKeys, rows, cols.order, dels)
 	if take == nil {
-		take, del = winnersByKey(rowKeys, rows, orderOf, dels)
+		take, del = winnersByKey(rowKeys, rows, cols.order, dels)
 	}
 	db := array.NewBooleanBuilder(memory.DefaultAllocator)
 	defer db.Release()
 	db.AppendValues(del, nil)
-	indices := array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(take),
-		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(take))}, nil, 0, 0))
+	indices := int32Array(take)
 	defer indices.Release()
 	var fields []arrow.Field
 	var arrays []arrow.Array
@@ -170,6 +165,12 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 		a.Release()
 	}
 	return out, nil
+}
+
+// int32Array is an Arrow array over v, not a copy.
+func int32Array(v []int32) *array.Int32 {
+	return array.NewInt32Data(array.NewData(arrow.PrimitiveTypes.Int32, len(v),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))}, nil, 0, 0))
 }
 
 // takeRows is a's rows at indices (in a's bounds): by hand for the
@@ -265,8 +266,8 @@ func fixedWidth(t arrow.DataType) int {
 
 // winnersByKey is, of the changes at rows (ascending), the winner of each
 // key in key order: its row and whether it deletes. The winner is the
-// highest Order value, then the last row.
-func winnersByKey(keys []rowKey, rows []int32, order func(int) int64, dels []bool) (take []int32, del []bool) {
+// highest Order value (order, by row; nil: all equal), then the last row.
+func winnersByKey(keys []rowKey, rows []int32, order []int64, dels []bool) (take []int32, del []bool) {
 	type change struct {
 		key   rowKey
 		order int64
@@ -274,7 +275,10 @@ func winnersByKey(keys []rowKey, rows []int32, order func(int) int64, dels []boo
 	}
 	changes := make([]change, len(rows))
 	for i, r := range rows {
-		changes[i] = change{key: keys[r], order: order(int(r)), row: r}
+		changes[i] = change{key: keys[r], row: r}
+		if order != nil {
+			changes[i].order = order[r]
+		}
 	}
 	changes = sortByKey(changes, func(c *change) rowKey { return c.key })
 	for i := 0; i < len(changes); {
@@ -298,7 +302,7 @@ func winnersByKey(keys []rowKey, rows []int32, order func(int) int64, dels []boo
 // radix sorted on the key bits alone (stable, so rows stay in order within
 // a key) in 11-bit digits whose counts stay in L1. nil when the keys are
 // not such.
-func winnersByIntKey(keys []rowKey, rows []int32, order func(int) int64, dels []bool) (take []int32, del []bool) {
+func winnersByIntKey(keys []rowKey, rows []int32, order []int64, dels []bool) (take []int32, del []bool) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
@@ -345,12 +349,11 @@ func winnersByIntKey(keys []rowKey, rows []int32, order func(int) int64, dels []
 	for i := 0; i < len(packed); {
 		key := packed[i] >> rowBits
 		best := int32(packed[i] & rowMask)
-		bestOrder := order(int(best))
 		j := i + 1
 		for ; j < len(packed) && packed[j]>>rowBits == key; j++ {
 			r := int32(packed[j] & rowMask)
-			if o := order(int(r)); o >= bestOrder {
-				best, bestOrder = r, o
+			if order == nil || order[r] >= order[best] {
+				best = r
 			}
 		}
 		take = append(take, best)
@@ -367,7 +370,47 @@ type changeRun struct {
 	keys  []rowKey          // each row's
 	del   *array.Boolean    // whether the row deletes its key
 	order []int64           // each row's Order value; nil without one
-	rows  int64             // rows the encode step received, before it collapsed them
+}
+
+// keep is the run of r's rows at rows, ascending: r itself when that is
+// all of them, nil when none.
+func (r *changeRun) keep(ctx context.Context, rows []int32) (*changeRun, error) {
+	switch len(rows) {
+	case 0:
+		return nil, nil
+	case len(r.keys):
+		return r, nil
+	}
+	indices := int32Array(rows)
+	defer indices.Release()
+	cols := make([]arrow.Array, 0, r.rec.NumCols())
+	defer func() {
+		for _, a := range cols {
+			a.Release()
+		}
+	}()
+	for _, a := range r.rec.Columns() {
+		t, err := takeRows(ctx, a, indices)
+		if err != nil {
+			return nil, fmt.Errorf("keeping a pane's winning changes: %w", err)
+		}
+		cols = append(cols, t)
+	}
+	k := &changeRun{
+		rec:  array.NewRecordBatch(r.rec.Schema(), cols, int64(len(rows))),
+		keys: make([]rowKey, len(rows)),
+	}
+	k.del = k.rec.Column(int(k.rec.NumCols()) - 1).(*array.Boolean)
+	for i, x := range rows {
+		k.keys[i] = r.keys[x]
+	}
+	if r.order != nil {
+		k.order = make([]int64, len(rows))
+		for i, x := range rows {
+			k.order[i] = r.order[x]
+		}
+	}
+	return k, nil
 }
 
 // rowColumns is how many of the run's columns are the rows'.
@@ -398,7 +441,7 @@ func decodeRun(ctx context.Context, c *chunk, rec arrow.RecordBatch, keys []stri
 		rec.Release()
 		return nil, fmt.Errorf("a chunk of changes is sorted by key columns %v, and the table's are %v", c.Keys, keys)
 	}
-	run := &changeRun{rec: rec, rows: c.Rows}
+	run := &changeRun{rec: rec}
 	del, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Boolean)
 	if !ok || rec.Schema().Field(int(rec.NumCols())-1).Name != deleteColumn {
 		rec.Release()
@@ -416,18 +459,9 @@ func decodeRun(ctx context.Context, c *chunk, rec arrow.RecordBatch, keys []stri
 			rec.Release()
 			return nil, fmt.Errorf("a chunk of changes has no column %s", orderName)
 		}
-		if a, ok := rec.Column(idx[0]).(*array.Int64); ok {
-			run.order = a.Int64Values()
-		} else {
-			at, err := int64Values(rec.Column(idx[0]))
-			if err != nil {
-				rec.Release()
-				return nil, fmt.Errorf("order column %s: %w", orderName, err)
-			}
-			run.order = make([]int64, rec.NumRows())
-			for i := range run.order {
-				run.order[i] = at(i)
-			}
+		if run.order, err = int64Values(rec.Column(idx[0])); err != nil {
+			rec.Release()
+			return nil, fmt.Errorf("order column %s: %w", orderName, err)
 		}
 	}
 	return run, nil

@@ -189,11 +189,10 @@ func TestBatchWinners(t *testing.T) {
 				wantTake = append(wantTake, best[k])
 				wantDel = append(wantDel, dels[best[k]])
 			}
-			order := func(i int) int64 { return orders[i] }
-			take, del := winnersByKey(keys, rows, order, dels)
+			take, del := winnersByKey(keys, rows, orders, dels)
 			require.Equal(t, wantTake, take, "winnersByKey")
 			require.Equal(t, wantDel, del, "winnersByKey")
-			take, del = winnersByIntKey(keys, rows, order, dels)
+			take, del = winnersByIntKey(keys, rows, orders, dels)
 			if !c.int {
 				// Negative ids span the whole unsigned range.
 				if take == nil {
@@ -254,6 +253,87 @@ func TestTakeRowsIsArrowsTake(t *testing.T) {
 			require.NoError(t, err)
 			require.True(t, array.Equal(want, got), "%s, offset %d", a.DataType(), a.Data().Offset())
 			require.Equal(t, want.NullN(), got.NullN())
+		}
+	}
+}
+
+// Folding a pane's runs a group at a time, keeping only the rows that win
+// so far between groups (as collapse does for a large pane), picks the
+// changes that merging all the runs at once picks, ties included (the
+// later run wins): for dense keys (mergeDense) and sparse ones (mergeTree).
+func TestFoldingKeepsWinners(t *testing.T) {
+	ctx := context.Background()
+	type pick struct {
+		key   rowKey
+		order int64
+		op    rowOp
+		v     int64 // which change: run*1e6 + row
+	}
+	for _, spread := range []int64{1, 1 << 30} {
+		// runs are 120 runs of up to 300 changes to 800 keys, the same
+		// for the same seed.
+		runs := func() []*changeRun {
+			r := rand.New(rand.NewPCG(7, uint64(spread)))
+			var out []*changeRun
+			for ri := range 120 {
+				ids := map[int64]bool{}
+				for range r.IntN(300) {
+					ids[int64(r.IntN(800))*spread] = true
+				}
+				sorted := slices.Sorted(maps.Keys(ids))
+				idb, vb := array.NewInt64Builder(memory.DefaultAllocator), array.NewInt64Builder(memory.DefaultAllocator)
+				db := array.NewBooleanBuilder(memory.DefaultAllocator)
+				run := &changeRun{}
+				for row, id := range sorted {
+					idb.Append(id)
+					vb.Append(int64(ri*1_000_000 + row))
+					db.Append(r.IntN(4) == 0)
+					run.order = append(run.order, int64(r.IntN(3)))
+				}
+				schema := arrow.NewSchema([]arrow.Field{{Name: "id", Type: arrow.PrimitiveTypes.Int64}, {Name: "v", Type: arrow.PrimitiveTypes.Int64}, {Name: deleteColumn, Type: arrow.FixedWidthTypes.Boolean}}, nil)
+				cols := []arrow.Array{idb.NewArray(), vb.NewArray(), db.NewArray()}
+				run.rec = array.NewRecordBatch(schema, cols, int64(len(sorted)))
+				for _, c := range cols {
+					c.Release()
+				}
+				idb.Release()
+				vb.Release()
+				db.Release()
+				run.del = run.rec.Column(2).(*array.Boolean)
+				var err error
+				run.keys, err = keysOf(run.rec, []string{"id"})
+				require.NoError(t, err)
+				out = append(out, run)
+			}
+			return out
+		}
+		picks := func(p *paneRows) []pick {
+			var out []pick
+			for _, w := range p.wins {
+				out = append(out, pick{w.key, w.order, w.op, p.runs[w.batch].rec.Column(1).(*array.Int64).Value(int(w.row))})
+			}
+			return out
+		}
+		all := &paneRows{runs: runs()}
+		all.wins = mergeRuns(all.runs)
+		want := picks(all)
+		all.release()
+		require.Greater(t, len(want), 700, "spread %d", spread)
+		for _, group := range []int{1, 7, 50} {
+			p, rest := &paneRows{}, runs()
+			for len(rest) > 0 {
+				n := min(group, len(rest))
+				p.runs, rest = append(p.runs, rest[:n]...), rest[n:]
+				p.wins = mergeRuns(p.runs)
+				if len(rest) > 0 {
+					require.NoError(t, p.foldRuns(ctx))
+				}
+			}
+			require.Equal(t, want, picks(p), "spread %d, %d runs at a time", spread, group)
+			if group == 1 {
+				require.Less(t, len(p.runs), 120, "runs with no winners left are dropped")
+			}
+			p.release()
 		}
 	}
 }
