@@ -5,9 +5,9 @@
 #
 #   interop/bench-cdc.sh                                 # 1,000,000 keys, 200,000 changes/s for 30 minutes
 #   DURATION=3m interop/bench-cdc.sh                     # shorter
-#   RATE=5000000 DURATION=80s SPARK_DRIVER_MEMORY=10g interop/bench-cdc.sh
+#   RATE=8000000 DURATION=80s SPARK_DRIVER_MEMORY=14g interop/bench-cdc.sh
 #                                                        # about our ceiling on 2 cores (2026-12-07), against
-#                                                        # Spark on 20 s batches of 100 M changes; offered
+#                                                        # Spark on 20 s batches of 160 M changes; offered
 #                                                        # more, the generator falls behind and the model
 #                                                        # check of all the changes due fails
 #
