@@ -271,30 +271,19 @@ const defaultCollapseBytes = 512 << 20
 func (s *sink) decodeRuns(ctx context.Context, fsys iceio.IO, chunks []*chunk, keys []string) ([]*changeRun, error) {
 	runs := make([]*changeRun, len(chunks))
 	errs := make([]error, len(chunks))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range jobs {
-				c := chunks[i]
-				var held arrow.RecordBatch
-				if c.staged != "" {
-					if held = heldRuns.take(c.staged); held == nil {
-						if errs[i] = readStaged(fsys, c); errs[i] != nil {
-							continue
-						}
-					}
+	onEveryCore(len(chunks), func(i int) {
+		c := chunks[i]
+		var held arrow.RecordBatch
+		if c.staged != "" {
+			if held = heldRuns.take(c.staged); held == nil {
+				if errs[i] = readStaged(fsys, c); errs[i] != nil {
+					return
 				}
-				runs[i], errs[i] = decodeRun(ctx, c, held, keys, s.cfg.Op, s.cfg.Order)
-				c.ipc = nil // decoded: what the run needs, it references
 			}
-		})
-	}
-	for i := range chunks {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+		}
+		runs[i], errs[i] = decodeRun(ctx, c, held, keys, s.cfg.Op, s.cfg.Order)
+		c.ipc = nil // decoded: what the run needs, it references
+	})
 	return slices.DeleteFunc(runs, func(r *changeRun) bool { return r == nil }), errors.Join(errs...)
 }
 
@@ -308,20 +297,9 @@ func (p *paneRows) foldRuns(ctx context.Context) error {
 	}
 	kept := make([]*changeRun, len(p.runs))
 	errs := make([]error, len(p.runs))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range jobs {
-				kept[i], errs[i] = p.runs[i].keep(ctx, rows[i])
-			}
-		})
-	}
-	for i := range p.runs {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
+	onEveryCore(len(p.runs), func(i int) {
+		kept[i], errs[i] = p.runs[i].keep(ctx, rows[i])
+	})
 	if err := errors.Join(errs...); err != nil {
 		for i, k := range kept {
 			if k != nil && k != p.runs[i] {
@@ -338,6 +316,25 @@ func (p *paneRows) foldRuns(ctx context.Context) error {
 	p.runs = slices.DeleteFunc(kept, func(r *changeRun) bool { return r == nil })
 	p.wins = nil
 	return nil
+}
+
+// onEveryCore calls f for 0 <= i < n, on as many goroutines as there are
+// cores, and returns when all calls have.
+func onEveryCore(n int, f func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Go(func() {
+			for i := range jobs {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 // rowColumns are the columns of a batch that row-level writes read.
