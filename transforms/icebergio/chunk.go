@@ -213,11 +213,21 @@ func decodeChunk(b []byte) (*chunk, error) {
 }
 
 // decodeChunks yields the chunks next returns, one at a time, so a pane is
-// never held in memory as a whole, and records their send times in sent.
+// never held in memory as a whole, and records their send times, and the
+// source ranges sent beside them, in sent.
 func decodeChunks(next func(*[]byte) bool, sent *sentTimes) iter.Seq2[*chunk, error] {
 	return func(yield func(*chunk, error) bool) {
 		var b []byte
 		for next(&b) {
+			if isRangesElement(b) {
+				r, err := decodeRangesElement(b)
+				if err != nil {
+					yield(nil, err)
+					return
+				}
+				sent.addRanges(r)
+				continue
+			}
 			c, err := decodeChunk(b)
 			if err != nil {
 				yield(nil, err)
@@ -231,8 +241,19 @@ func decodeChunks(next func(*[]byte) bool, sent *sentTimes) iter.Seq2[*chunk, er
 	}
 }
 
-// sentTimes is the range of send times of a pane's chunks.
-type sentTimes struct{ first, last time.Time }
+// sentTimes is the range of send times of a pane's chunks, and the source
+// ranges of their rows (EncodeRecordsFrom).
+type sentTimes struct {
+	first, last time.Time
+	ranges      sourceRanges
+}
+
+func (s *sentTimes) addRanges(r sourceRanges) {
+	if s.ranges == nil {
+		s.ranges = sourceRanges{}
+	}
+	s.ranges.add(r)
+}
 
 func (s *sentTimes) add(t time.Time) {
 	if s.first.IsZero() || t.Before(s.first) {

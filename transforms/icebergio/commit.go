@@ -609,7 +609,7 @@ func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transactio
 	for _, f := range files {
 		rows += f.Count()
 	}
-	return s.stageRecent(tx, tbl, commitID, rows)
+	return s.stageRecent(tx, tbl, commitID, rows, props)
 }
 
 // writerTotals reads the commits and rows a commitsKeyPrefix property value
@@ -640,8 +640,13 @@ func CommittedBy(tbl *table.Table, writer string) (commits, rows int64, ok bool)
 }
 
 // stageRecent adds commitID, which adds rows, to the writer's recent
-// commits and totals on tx and drops other writers' lists past writerTTL.
-func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string, rows int64) error {
+// commits and totals on tx, and the source ranges its snapshot summary
+// lists to the writer's SourceOffsets, and drops other writers' lists past
+// writerTTL.
+func (s *sink) stageRecent(tx *table.Transaction, tbl *table.Table, commitID string, rows int64, summary iceberg.Properties) error {
+	if err := stageOffsets(tx, tbl, s.cfg.WriterID, summary); err != nil {
+		return err
+	}
 	now := time.Now()
 	v := tbl.Properties()[s.commitsKey()]
 	recent, _ := splitRecent(v)

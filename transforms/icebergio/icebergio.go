@@ -549,12 +549,17 @@ func (f *commitFn) FinishBundle(_ context.Context, emit func(CommitResult)) erro
 // asked for once its chunks (and so their send times) have been read.
 func paneSummary(unbounded bool, pane beam.PaneInfo, sent *sentTimes) func() iceberg.Properties {
 	return func() iceberg.Properties {
-		if !unbounded || sent.first.IsZero() {
+		props := iceberg.Properties{}
+		if len(sent.ranges) > 0 {
+			props[SourceRangesKey] = sent.ranges.String()
+		}
+		if unbounded && !sent.first.IsZero() {
+			props[batchesSentKey] = strconv.FormatInt(sent.first.UnixMilli(), 10) + "-" + strconv.FormatInt(sent.last.UnixMilli(), 10)
+			props[paneTimingKey] = pane.Timing.String()
+		}
+		if len(props) == 0 {
 			return nil
 		}
-		return iceberg.Properties{
-			batchesSentKey: strconv.FormatInt(sent.first.UnixMilli(), 10) + "-" + strconv.FormatInt(sent.last.UnixMilli(), 10),
-			paneTimingKey:  pane.Timing.String(),
-		}
+		return props
 	}
 }

@@ -114,7 +114,8 @@ type encodeRecordsFn struct {
 	enc     *chunkEncoder
 	fit     recordFit
 	pending []arrow.RecordBatch
-	n       int64 // rows pending
+	n       int64        // rows pending
+	ranges  sourceRanges // of the batches pending (EncodeRecordsFrom)
 }
 
 func (f *encodeRecordsFn) Setup() error {
@@ -136,6 +137,16 @@ func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit fun
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: %w", f.Cfg.Table, err)
 	}
+	ranges, rec, err := takeSourceRanges(rec)
+	if err != nil {
+		return fmt.Errorf("icebergio: table %s: %w", f.Cfg.Table, err)
+	}
+	if ranges != nil {
+		if f.ranges == nil {
+			f.ranges = sourceRanges{}
+		}
+		f.ranges.add(ranges)
+	}
 	fitted, err := f.fit.conform(rec)
 	rec.Release()
 	if err != nil {
@@ -143,7 +154,7 @@ func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit fun
 	}
 	if fitted.NumRows() == 0 {
 		fitted.Release()
-		return nil
+		return f.flushRanges(emit)
 	}
 	f.pending = append(f.pending, fitted)
 	if f.n += fitted.NumRows(); f.n >= f.flushRows() {
@@ -168,11 +179,30 @@ func (f *encodeRecordsFn) FinishBundle(ctx context.Context, emit func(string, []
 
 func (f *encodeRecordsFn) flush(ctx context.Context, emit func(string, []byte)) error {
 	if len(f.pending) == 0 {
-		return nil
+		return f.flushRanges(emit)
 	}
 	batches := batchSeq(f.pending...)
 	f.pending, f.n = f.pending[:0], 0
-	return f.enc.emit(ctx, f.Cfg.Table, batches, emit)
+	if err := f.enc.emit(ctx, f.Cfg.Table, batches, emit); err != nil {
+		return err
+	}
+	return f.flushRanges(emit)
+}
+
+// flushRanges sends the ranges of the batches just encoded beside their
+// chunks, in the same bundle, so they reach the same pane: keyed by the
+// table, or by one of its shards.
+func (f *encodeRecordsFn) flushRanges(emit func(string, []byte)) error {
+	if len(f.ranges) == 0 {
+		return nil
+	}
+	key := f.Cfg.Table
+	if f.Cfg.Shards > 1 {
+		key = shardKey(f.Cfg.Table, 0)
+	}
+	emit(key, appendRangesElement(f.ranges))
+	f.ranges = nil
+	return nil
 }
 
 // recordFit puts a batch's columns in the order and types of want, the

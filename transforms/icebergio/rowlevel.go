@@ -639,7 +639,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		for _, f := range w.data {
 			rows += f.Count()
 		}
-		return s.stageRecent(tx, tbl, commitID, rows)
+		return s.stageRecent(tx, tbl, commitID, rows, props)
 	})
 	req.Discard = func(ctx context.Context, cur *table.Table) {
 		if cur == nil {

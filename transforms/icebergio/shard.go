@@ -77,11 +77,18 @@ type part struct {
 	LastSentMS    int64
 	WriteMS       int64
 	Files         []filecodec.File
+	// Ranges are the source ranges of the rows (EncodeRecordsFrom), in
+	// SourceRangesKey's form. A part of ranges alone has no Schema.
+	Ranges string `json:",omitempty"`
 }
 
 func encodePart(w *written, sent sentTimes) ([]byte, error) {
+	if len(w.files) == 0 {
+		return filecodec.Marshal(part{Ranges: sent.ranges.String()})
+	}
 	p := part{Created: w.created, Schema: w.schema, Spec: w.tbl.Spec(), FormatVersion: w.tbl.Metadata().Version(),
-		ChunkIDs: w.ids, WriteMS: w.writeMS, FirstSentMS: sent.first.UnixMilli(), LastSentMS: sent.last.UnixMilli()}
+		ChunkIDs: w.ids, WriteMS: w.writeMS, FirstSentMS: sent.first.UnixMilli(), LastSentMS: sent.last.UnixMilli(),
+		Ranges: sent.ranges.String()}
 	for _, f := range w.files {
 		d, err := filecodec.EncodeFile(f, p.Spec, p.Schema, p.FormatVersion)
 		if err != nil {
@@ -98,6 +105,16 @@ func addPart(w *written, sent *sentTimes, b []byte) error {
 	var p part
 	if err := filecodec.Unmarshal(b, &p); err != nil {
 		return fmt.Errorf("decoding a shard's data files: %w", err)
+	}
+	if p.Ranges != "" {
+		r, err := parseSourceRanges(p.Ranges)
+		if err != nil {
+			return fmt.Errorf("decoding a shard's source ranges: %w", err)
+		}
+		sent.addRanges(r)
+	}
+	if p.Schema == nil {
+		return nil // ranges alone
 	}
 	if w.schema == nil {
 		w.schema = p.Schema
@@ -140,7 +157,7 @@ func (f *writeShardFn) ProcessElement(ctx context.Context, key string, chunks fu
 	if err != nil {
 		return err
 	}
-	if len(w.files) == 0 {
+	if len(w.files) == 0 && len(sent.ranges) == 0 {
 		return nil
 	}
 	b, err := encodePart(w, sent)
