@@ -393,7 +393,7 @@ func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest strin
 	if err != nil {
 		return res, err
 	}
-	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
+	req := s.paneRequest(ident, dest, commitID, props, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
 		return s.stage(ctx, tbl, tx, replace, w.schema, files, commitID, props)
 	})
 	req.Discard = func(ctx context.Context, tbl *table.Table) {
@@ -435,13 +435,21 @@ func countCommit(ctx context.Context, start time.Time, res CommitResult) int64 {
 	return ms
 }
 
-// paneRequest is the commit of one pane of dest under commitID, found by
-// its id when it has landed, staged by stage on each attempt.
-func (s *sink) paneRequest(ident table.Identifier, dest, commitID string, deadline time.Time, stage func(context.Context, *table.Table, *table.Transaction) error) commit.Request {
+// paneRequest is the commit of one pane of dest under commitID, with
+// summary's entries, found by its id when it has landed (or, for a pane of
+// source ranges, when the writer's offsets already cover them: a pane
+// formed again from records read again holds new chunks), staged by stage
+// on each attempt.
+func (s *sink) paneRequest(ident table.Identifier, dest, commitID string, summary iceberg.Properties, deadline time.Time, stage func(context.Context, *table.Table, *table.Transaction) error) commit.Request {
 	return commit.Request{
-		Ident:  ident,
-		Name:   fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
-		Lookup: func(tbl *table.Table) (int64, bool) { return s.landed(tbl, commitID) },
+		Ident: ident,
+		Name:  fmt.Sprintf("icebergio: table %s commit %s", dest, commitID),
+		Lookup: func(tbl *table.Table) (int64, bool) {
+			if id, ok := s.landed(tbl, commitID); ok {
+				return id, ok
+			}
+			return rangesLanded(tbl, s.cfg.WriterID, summary)
+		},
 		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, attempt int) error {
 			if attempt > 1 {
 				conflictsCounter.Inc(ctx, 1)

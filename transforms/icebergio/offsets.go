@@ -187,3 +187,30 @@ func stageOffsets(tx *table.Transaction, tbl *table.Table, writer string, summar
 	}
 	return tx.SetProperties(iceberg.Properties{SourceOffsetsKeyPrefix + writer: string(b)})
 }
+
+// rangesLanded reports whether the source ranges summary lists are all
+// below writer's SourceOffsets of tbl: their records have landed, under
+// another commit id, and the current snapshot stands for them.
+func rangesLanded(tbl *table.Table, writer string, summary iceberg.Properties) (snapshotID int64, ok bool) {
+	v, ok := summary[SourceRangesKey]
+	if !ok {
+		return 0, false
+	}
+	ranges, err := parseSourceRanges(v)
+	if err != nil || len(ranges) == 0 {
+		return 0, false
+	}
+	next, err := SourceOffsets(tbl, writer)
+	if err != nil {
+		return 0, false
+	}
+	for k, r := range ranges {
+		if r.Last >= next[k] {
+			return 0, false
+		}
+	}
+	if snap := tbl.CurrentSnapshot(); snap != nil {
+		return snap.SnapshotID, true
+	}
+	return 0, true
+}

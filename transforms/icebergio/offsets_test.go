@@ -57,6 +57,14 @@ func TestSourceOffsets(t *testing.T) {
 			require.Equal(t, map[string]int64{"events/0": 4, "events/1": 12}, got)
 			require.Equal(t, "events/0:0-3,events/1:10-11", tbl.CurrentSnapshot().Summary.Properties[SourceRangesKey])
 			require.Equal(t, []string{"id", "name"}, tableColumns(tbl))
+			snap := tbl.CurrentSnapshot().SnapshotID
+
+			// The same records read again (a job restarted without
+			// runner state, a pane formed again): new chunks, same ranges,
+			// skipped.
+			run(cfg, eventBatch(t, "events/0", 0, 1, 2, 3), eventBatch(t, "events/1", 10, 4, 5))
+			tbl = loadTable(t, openCat(t, cfg.Catalog), cfg.Table)
+			require.Equal(t, snap, tbl.CurrentSnapshot().SnapshotID, "records already landed were committed again")
 
 			run(cfg, eventBatch(t, "events/1", 12, 7), eventBatch(t, "other/0", 100, 8))
 			other := cfg

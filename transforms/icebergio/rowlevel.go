@@ -596,7 +596,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	// The last attempt's time writing data files, and writing its deletes and
 	// manifests (stage), for the commit log.
 	var writeTime, stageTime time.Duration
-	req := s.paneRequest(ident, dest, commitID, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
+	req := s.paneRequest(ident, dest, commitID, props, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
 		// The last attempt's deletion vectors were staged against
 		// a base that has moved on.
 		w.removeDVs(ctx, tbl)
