@@ -365,23 +365,31 @@ func (s *sink) write(ctx context.Context, deadline time.Time, dest string, chunk
 // commitWritten commits w's files once, under the commit id of w's chunks.
 // Files that are not committed (a replay, a refused commit) are removed.
 func (s *sink) commitWritten(ctx context.Context, deadline time.Time, dest string, w *written, summary func() iceberg.Properties) (CommitResult, error) {
-	commitID := paneCommitID(s.cfg.WriterID, w.ids)
+	props := iceberg.Properties{}
+	if summary != nil {
+		props = summary()
+	}
+	ids := w.ids
+	// A pane of source ranges alone (its records went to other tables, or
+	// had landed before) commits the writer's offsets, so that a job
+	// started again does not read its records again.
+	rangesOnly := len(w.files) == 0 && props[SourceRangesKey] != "" && s.cfg.Mode == Append
+	if rangesOnly {
+		ids = []chunkID{rangesID(props[SourceRangesKey])}
+	}
+	commitID := paneCommitID(s.cfg.WriterID, ids)
 	res := CommitResult{Table: dest, CommitID: commitID}
 	for _, f := range w.files {
 		res.Files++
 		res.Rows += f.Count()
 		res.Bytes += f.FileSizeBytes()
 	}
-	if len(w.files) == 0 {
+	if len(w.files) == 0 && !rangesOnly {
 		return res, nil
 	}
 	replace := s.cfg.Mode == CreateOrReplace && !w.created
 	files := w.files
 
-	props := iceberg.Properties{}
-	if summary != nil {
-		props = summary()
-	}
 	start := time.Now()
 	// Commit on a fresh load, one pane at a time per table in this process.
 	// prism runs panes of a table concurrently, and writing files takes long
@@ -609,6 +617,8 @@ func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transactio
 		if err := tx.ReplaceDataFilesWithDataFiles(ctx, current, files, props); err != nil {
 			return err
 		}
+	} else if len(files) == 0 {
+		// Source ranges alone: the writer's offsets are all it commits.
 	} else if err := tx.AddDataFiles(ctx, files, props, table.WithoutDuplicateCheck()); err != nil {
 		// The files have fresh unique names: no need to scan every manifest.
 		return err

@@ -2,6 +2,7 @@ package icebergio
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -35,6 +36,11 @@ type SourceRange struct {
 // sink in order (as a splittable read per partition gives it, fused with
 // the step that makes the batches).
 func EncodeRecordsFrom(rec arrow.RecordBatch, from map[string]SourceRange) ([]byte, error) {
+	for k, r := range from {
+		if k == "" || strings.ContainsAny(k, ",:") || r.First < 0 || r.First > r.Last {
+			return nil, fmt.Errorf("icebergio: source range %q %d-%d: want a partition name without ',' or ':', and 0 <= First <= Last", k, r.First, r.Last)
+		}
+	}
 	md := rec.Schema().Metadata()
 	keys, vals := slices.Clone(md.Keys()), slices.Clone(md.Values())
 	keys = append(keys, sourceRangesMeta)
@@ -213,4 +219,10 @@ func rangesLanded(tbl *table.Table, writer string, summary iceberg.Properties) (
 		return snap.SnapshotID, true
 	}
 	return 0, true
+}
+
+// rangesID stands for the chunk ids of a pane of source ranges alone.
+func rangesID(ranges string) chunkID {
+	h := sha256.Sum256([]byte(rangesMagic + ranges))
+	return chunkID(h[:16])
 }

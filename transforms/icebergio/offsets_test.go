@@ -84,6 +84,44 @@ func TestSourceOffsets(t *testing.T) {
 	}
 }
 
+// A pane of batches without rows (their records went to other tables)
+// commits the writer's offsets alone: no snapshot, the property moves; a
+// second such pane with other ranges commits too.
+func TestSourceOffsetsWithoutRows(t *testing.T) {
+	cfg := Config{Catalog: launch(t), Table: "kafka.rejected", WriterID: "w"}
+	run := func(batches ...[]byte) {
+		p, s := beam.NewPipelineWithRoot()
+		WriteRecords(s, cfg, eventSchema, beam.CreateList(s, batches))
+		require.NoError(t, ptest.Run(p))
+	}
+	run(eventBatch(t, "a/0", 0, 1))
+	tbl := loadTable(t, openCat(t, cfg.Catalog), cfg.Table)
+	snap := tbl.CurrentSnapshot().SnapshotID
+	run(eventBatch(t, "a/0", 1, 2), emptyBatch(t, map[string]SourceRange{"a/0": {1, 40}, "b/3": {7, 9}}))
+	run(emptyBatch(t, map[string]SourceRange{"b/3": {10, 20}}))
+	tbl = loadTable(t, openCat(t, cfg.Catalog), cfg.Table)
+	got, err := SourceOffsets(tbl, "w")
+	require.NoError(t, err)
+	require.Equal(t, map[string]int64{"a/0": 41, "b/3": 21}, got)
+	cur := tbl.CurrentSnapshot()
+	require.True(t, cur.ParentSnapshotID != nil && *cur.ParentSnapshotID == snap, "one snapshot for the rows of the second pane, none for the third")
+	commits, rows, ok := CommittedBy(tbl, "w")
+	require.True(t, ok)
+	require.EqualValues(t, 3, commits)
+	require.EqualValues(t, 2, rows)
+}
+
+func emptyBatch(t testing.TB, from map[string]SourceRange) []byte {
+	t.Helper()
+	b := array.NewRecordBuilder(memory.DefaultAllocator, eventSchema)
+	defer b.Release()
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	enc, err := EncodeRecordsFrom(rec, from)
+	require.NoError(t, err)
+	return enc
+}
+
 // A batch without ranges leaves the offsets as they are.
 func TestSourceOffsetsNone(t *testing.T) {
 	cfg := Config{Catalog: launch(t), Table: "kafka.plain", WriterID: "w"}
