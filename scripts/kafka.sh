@@ -14,7 +14,9 @@
 #                                    #      --reader-property key.separator=:
 #                                    # Add --sync to exit 1 on a record it cannot send: without
 #                                    # it, the tool logs the error (after max.block.ms, 60 s for
-#                                    # a missing topic) and exits 0.
+#                                    # a missing topic) and exits 0. With --sync add --timeout 0
+#                                    # (linger.ms, else 1 s per record), and perhaps
+#                                    # --command-property max.block.ms=15000.
 #   scripts/kafka.sh topics BOOTSTRAP ARGS...
 #                                    # Kafka's own topics tool, e.g.
 #                                    #   --create --topic T --partitions 3
@@ -74,6 +76,15 @@ usage() {
 
 assemble() {
   assemble_pom "$ROOT/scripts/kafka/pom.xml" "$CACHE" "${KAFKA_M2:-}" "Kafka 4.3.0"
+}
+
+# alive PID: PID runs. A zombie does not: a server whose parent (this
+# script) has exited waits to be reaped by init, and its ports are free.
+alive() {
+  local st
+  st=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
+  st=${st##*) }
+  [ -n "$st" ] && [ "${st%% *}" != Z ]
 }
 
 # port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
@@ -226,7 +237,7 @@ start() {
   dir=${dir:-$CACHE/default}
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
-  if [ -f "$dir/pid" ] && kill -0 "$(cat "$dir/pid")" 2> /dev/null; then
+  if [ -f "$dir/pid" ] && alive "$(cat "$dir/pid")"; then
     die "start: a server (pid $(cat "$dir/pid")) already runs on $dir (scripts/kafka.sh stop $(cat "$dir/pid"))"
   fi
 
@@ -264,7 +275,7 @@ start() {
   # shellcheck disable=SC2206 # KAFKA_JAVA_OPTS is a list of words on purpose
   [ -z "${KAFKA_JAVA_OPTS:-}" ] || opts+=(${KAFKA_JAVA_OPTS})
 
-  local t0 pid attempt
+  local t0 pid attempt from
   t0=$(date +%s)
   for attempt in 1 2 3; do
     write_config "$dir" "$port" "$cport"
@@ -276,10 +287,13 @@ start() {
         -cp "$LIB/*" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" \
         > "$dir/format.log" 2>&1 || die "formatting $dir failed: $(tail -n 20 "$dir/format.log")"
     fi
-    # The log exists before the wait loop reads it; the server's stdin,
-    # stdout and stderr are detached from the caller, or a Go test reading
-    # this script's stdout would wait for the server to exit.
-    : > "$logfile"
+    # The log keeps every run on DIR, one after the other (a restart's
+    # test wants to see why the last run stopped); the wait looks at this
+    # run's part only, from byte FROM. The server's stdin, stdout and
+    # stderr are detached from the caller, or a Go test reading this
+    # script's stdout would wait for the server to exit.
+    echo "=== scripts/kafka.sh start $(date '+%F %T'): 127.0.0.1:$port, controller :$cport" >> "$logfile"
+    from=$(($(stat -c %s "$logfile") + 1))
     "$java" "${opts[@]}" -cp "$LIB/*" kafka.Kafka "$dir/server.properties" < /dev/null >> "$logfile" 2>&1 &
     pid=$!
     echo "$pid" > "$dir/pid"
@@ -287,7 +301,7 @@ start() {
     mkdir -p "$CACHE/run"
     echo "$dir" > "$CACHE/run/$pid"
     log "starting a broker on 127.0.0.1:$port (controller :$cport), pid $pid, dir $dir, log $logfile"
-    if wait_ready "$pid" "$port" "$logfile" "$t0"; then
+    if wait_ready "$pid" "$port" "$logfile" "$t0" "$from"; then
       break
     fi
     rm -f "$dir/pid" "$CACHE/run/$pid"
@@ -304,7 +318,7 @@ start() {
   if [ -n "$owner" ]; then
     # Watchdog: stops the server once the owner is gone.
     (
-      while kill -0 "$owner" 2> /dev/null && kill -0 "$pid" 2> /dev/null; do sleep 1; done
+      while alive "$owner" && alive "$pid"; do sleep 1; done
       kill "$pid" 2> /dev/null || true
     ) < /dev/null > /dev/null 2>&1 &
   fi
@@ -312,14 +326,14 @@ start() {
   echo "$pid 127.0.0.1:$port"
 }
 
-# wait_ready PID PORT LOG T0: 0 once the broker answers an admin call (it
+# wait_ready PID PORT LOG T0 FROM: 0 once the broker answers an admin call (it
 # lists the topics), 1 if it exited or did not answer within START_TIMEOUT
 # (then it is killed).
 wait_ready() {
-  local pid=$1 port=$2 logfile=$3 t0=$4
+  local pid=$1 port=$2 logfile=$3 t0=$4 from=$5
   while :; do
-    kill -0 "$pid" 2> /dev/null || return 1
-    if port_open "$port" && grep -q 'Kafka Server started' "$logfile"; then
+    alive "$pid" || return 1
+    if port_open "$port" && tail -c +"$from" "$logfile" | grep -q 'Kafka Server started'; then
       # The port opens before the broker has caught up with the metadata
       # log; the admin client waits for that (within its own timeout).
       if tool org.apache.kafka.tools.TopicCommand --bootstrap-server "127.0.0.1:$port" --list \
@@ -342,13 +356,13 @@ kill_wait() {
   local pid=$1
   kill "$pid" 2> /dev/null || return 0
   for _ in $(seq 300); do
-    kill -0 "$pid" 2> /dev/null || return 0
+    alive "$pid" || return 0
     sleep 0.1
   done
   log "pid $pid did not stop within 30s: SIGKILL"
   kill -9 "$pid" 2> /dev/null || true
   for _ in $(seq 50); do
-    kill -0 "$pid" 2> /dev/null || return 0
+    alive "$pid" || return 0
     sleep 0.1
   done
 }
@@ -359,7 +373,7 @@ stop_pid() {
   local pid=$1 dir
   [ -f "$CACHE/run/$pid" ] || die "stop: pid $pid was not started by scripts/kafka.sh (no $CACHE/run/$pid)"
   dir=$(cat "$CACHE/run/$pid")
-  if kill -0 "$pid" 2> /dev/null && grep -qa kafka.Kafka "/proc/$pid/cmdline" 2> /dev/null; then
+  if alive "$pid" && grep -qa kafka.Kafka "/proc/$pid/cmdline" 2> /dev/null; then
     kill_wait "$pid"
     log "stopped broker pid $pid ($dir)"
   fi
