@@ -88,7 +88,9 @@ assemble() {
 assemble_cds() {
   local dir="$CACHE/cds" want part out
   want=$( (sha256sum < "$ROOT/scripts/kafka/pom.xml" && "$(java_bin)" -version 2>&1) | sha256sum | cut -d' ' -f1)
-  build_lock "$dir" "$want" "$dir/broker.jsa" && return 0
+  # Done once even if the training failed: JVMs run without the archives
+  # then, and a start does not try again (15 s) every time.
+  build_lock "$dir" "$want" "$dir/.stamp" && return 0
   log "recording the classes of a broker's start and of the tools (Java class-data sharing) into $dir"
   part="$dir/part"
   rm -rf "$part" "$dir"/*.jsa
@@ -121,12 +123,16 @@ cds_opts() {
 }
 
 # alive PID: PID runs. A zombie does not: a server whose parent (this
-# script) has exited waits to be reaped by init, and its ports are free.
+# script) has exited waits to be reaped by init, its ports free. But a
+# JVM's main thread can be a zombie while its other threads still exit,
+# its sockets still open: those count as running.
 alive() {
-  local st
+  local st tasks
   st=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
   st=${st##*) }
-  [ -n "$st" ] && [ "${st%% *}" != Z ]
+  [ "${st%% *}" != Z ] && return 0
+  tasks=(/proc/"$1"/task/*)
+  [ "${#tasks[@]}" -gt 1 ]
 }
 
 # port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
@@ -309,7 +315,13 @@ start() {
   else
     cport=$(free_port)
   fi
-  port_open "$port" && die "start: port $port is already in use (another broker? scripts/kafka.sh stop all)"
+  # A server just killed may hold its port for a moment yet.
+  local i
+  for i in $(seq 20); do
+    port_open "$port" || break
+    [ "$i" -lt 20 ] || die "start: port $port is already in use (another broker? scripts/kafka.sh stop all)"
+    sleep 0.25
+  done
 
   assemble
   check_java
@@ -367,10 +379,11 @@ start() {
     exit 1
   done
   if [ -n "$owner" ]; then
-    # Watchdog: stops the server once the owner is gone.
+    # Watchdog: stops the server once the owner is gone, and forgets it
+    # once it is gone (killed, say).
     (
       while alive "$owner" && alive "$pid"; do sleep 1; done
-      kill "$pid" 2> /dev/null || true
+      stop_pid "$pid"
     ) < /dev/null > /dev/null 2>&1 &
   fi
   log "broker pid $pid answers on 127.0.0.1:$port after $(($(date +%s) - t0))s"
@@ -422,7 +435,14 @@ kill_wait() {
 # names its directory); a broker already gone (killed) is only forgotten.
 stop_pid() {
   local pid=$1 dir
-  [ -f "$CACHE/run/$pid" ] || die "stop: pid $pid was not started by scripts/kafka.sh (no $CACHE/run/$pid)"
+  if [ ! -f "$CACHE/run/$pid" ]; then
+    # Gone and forgotten already (its owner's watchdog stopped it) is fine.
+    alive "$pid" || {
+      log "no broker with pid $pid"
+      return 0
+    }
+    die "stop: pid $pid was not started by scripts/kafka.sh (no $CACHE/run/$pid)"
+  fi
   dir=$(cat "$CACHE/run/$pid")
   if alive "$pid" && grep -qa kafka.Kafka "/proc/$pid/cmdline" 2> /dev/null; then
     kill_wait "$pid"
