@@ -104,9 +104,13 @@ var shared struct {
 
 // Main runs a test binary whose tests use Shared, then stops the shared
 // broker and removes its directory. Call it from TestMain.
-func Main(m *testing.M) {
+func Main(m *testing.M) { MainWith(m, m.Run) }
+
+// MainWith is Main for a package whose TestMain runs its tests another
+// way, such as ptest.MainRet: run runs them and returns the exit code.
+func MainWith(m *testing.M, run func() int) {
 	shared.main = true
-	code := m.Run()
+	code := run()
 	if b := shared.broker; b != nil {
 		if err := b.stop(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
