@@ -614,20 +614,54 @@ func (s *sink) stage(ctx context.Context, tbl *table.Table, tx *table.Transactio
 		if err != nil {
 			return err
 		}
-		if err := tx.ReplaceDataFilesWithDataFiles(ctx, current, files, props); err != nil {
+		if err := replaceDataFiles(ctx, tx, tbl.Metadata().Version(), current, files, props); err != nil {
 			return err
 		}
-	} else if len(files) == 0 {
-		// Source ranges alone: the writer's offsets are all it commits.
-	} else if err := tx.AddDataFiles(ctx, files, props, table.WithoutDuplicateCheck()); err != nil {
-		// The files have fresh unique names: no need to scan every manifest.
-		return err
+	} else if len(files) > 0 {
+		// Without files, a pane of source ranges alone: the writer's
+		// offsets are all it commits.
+		if err := appendDataFiles(ctx, tx, tbl.Metadata().Version(), files, props); err != nil {
+			return err
+		}
 	}
 	var rows int64
 	for _, f := range files {
 		rows += f.Count()
 	}
 	return s.stageRecent(tx, tbl, commitID, rows, props)
+}
+
+// appendDataFiles stages an append of files on tx, a transaction on a table
+// of format version.
+//
+// A v3 table gives every row an id: a new file's first_row_id is inherited
+// from its manifest, which the manifest list numbers from the table's
+// next-row-id when the commit is built, again on every attempt. iceberg-go's
+// AddDataFiles refuses files without a first_row_id of their own, and one set
+// here would go stale on a retry after another writer's commit; its row
+// delta leaves them to inheritance.
+func appendDataFiles(ctx context.Context, tx *table.Transaction, version int, files []iceberg.DataFile, props iceberg.Properties) error {
+	if version >= 3 {
+		return tx.NewRowDelta(props).AddRows(files...).Commit(ctx)
+	}
+	// The files have fresh unique names: no need to scan every manifest.
+	return tx.AddDataFiles(ctx, files, props, table.WithoutDuplicateCheck())
+}
+
+// replaceDataFiles stages on tx the replacement of the table's data files
+// current by files. On a v3 table, whose new files iceberg-go numbers only
+// through a row delta (see appendDataFiles), that is two snapshots in one
+// commit: an overwrite that removes current, then an append of files.
+func replaceDataFiles(ctx context.Context, tx *table.Transaction, version int, current, files []iceberg.DataFile, props iceberg.Properties) error {
+	if version < 3 {
+		return tx.ReplaceDataFilesWithDataFiles(ctx, current, files, props)
+	}
+	if len(current) > 0 {
+		if err := tx.ReplaceDataFilesWithDataFiles(ctx, current, nil, props); err != nil {
+			return err
+		}
+	}
+	return appendDataFiles(ctx, tx, version, files, props)
 }
 
 // writerTotals reads the commits and rows a commitsKeyPrefix property value

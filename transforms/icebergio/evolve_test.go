@@ -240,13 +240,13 @@ func TestSchemaEvolutionRace(t *testing.T) {
 
 // foreignTable creates name as another engine would: from schema, without
 // the sink's CreatedByKey.
-func foreignTable(t *testing.T, cat icecatalog.Catalog, name string, schema *iceberg.Schema) *table.Table {
+func foreignTable(t *testing.T, cat icecatalog.Catalog, name string, schema *iceberg.Schema, opts ...icecatalog.CreateTableOpt) *table.Table {
 	t.Helper()
 	ident, err := parseIdent(name)
 	require.NoError(t, err)
 	ctx := context.Background()
 	require.NoError(t, cat.CreateNamespace(ctx, icecatalog.NamespaceFromIdent(ident), nil))
-	tbl, err := cat.CreateTable(ctx, ident, schema)
+	tbl, err := cat.CreateTable(ctx, ident, schema, opts...)
 	require.NoError(t, err)
 	return tbl
 }
