@@ -3,6 +3,7 @@ module github.com/icebeam/icebeam
 go 1.26.8
 
 require (
+	cloud.google.com/go/compute/metadata v0.10.0
 	cloud.google.com/go/storage v1.70.0
 	github.com/apache/arrow-go/v18 v18.9.0
 	github.com/apache/beam/sdks/v2 v2.77.0
@@ -26,7 +27,6 @@ require (
 	cloud.google.com/go v0.123.0 // indirect
 	cloud.google.com/go/auth v0.24.1 // indirect
 	cloud.google.com/go/auth/oauth2adapt v0.3.0 // indirect
-	cloud.google.com/go/compute/metadata v0.10.0 // indirect
 	cloud.google.com/go/iam v1.12.0 // indirect
 	cloud.google.com/go/monitoring v1.30.0 // indirect
 	cloud.google.com/go/profiler v0.6.0 // indirect
