@@ -96,10 +96,10 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	}
 	fs.StringVar(&c.Ref, "ref", c.Ref, "Nessie branch or tag (--catalog=nessie)")
 	fs.StringVar(&c.Auth, "auth", c.Auth, "catalog authentication: none, google (Application Default Credentials), oauth2 (--credential) or bearer (--token, never refreshed); default from the other flags")
-	fs.Var(secretFlag{&c.Credential}, "credential", "OAuth2 client credential CLIENT_ID:SECRET for --auth=oauth2; env:VAR or file:PATH keep it out of the job description")
+	fs.Var(&c.Credential, "credential", "OAuth2 client credential CLIENT_ID:SECRET for --auth=oauth2; env:VAR or file:PATH keep it out of the job description")
 	fs.StringVar(&c.OAuth2ServerURI, "oauth2_server_uri", c.OAuth2ServerURI, "OAuth2 token endpoint for --auth=oauth2 (default <catalog_uri>/v1/oauth/tokens)")
 	fs.StringVar(&c.Scope, "scope", c.Scope, "OAuth2 scope (default catalog for oauth2, cloud-platform for google)")
-	fs.Var(secretFlag{&c.Token}, "token", "static bearer token for --auth=bearer; env:VAR or file:PATH keep it out of the job description")
+	fs.Var(&c.Token, "token", "static bearer token for --auth=bearer; env:VAR or file:PATH keep it out of the job description")
 	fs.Var(headerFlag{&c.Headers}, "header", "NAME=VALUE header sent with every catalog request (repeatable; not for secrets)")
 	fs.StringVar(&c.GCSEndpoint, "gcs_endpoint", c.GCSEndpoint, "Cloud Storage endpoint override for emulators, e.g. http://127.0.0.1:4443/storage/v1/")
 }

@@ -75,19 +75,10 @@ func (s Secret) Resolve(flagName string) (string, error) {
 	return string(s), nil
 }
 
-// secretFlag is the flag.Value of a Secret. Its String form is what Beam
-// records as the pipeline option, so it must redact.
-type secretFlag struct{ p *Secret }
-
-func (f secretFlag) String() string {
-	if f.p == nil {
-		return ""
-	}
-	return f.p.String()
-}
-
-func (f secretFlag) Set(v string) error {
-	*f.p = Secret(v)
+// Set makes *Secret a flag.Value, whose String form is what Beam records
+// as the pipeline option: a literal prints redacted.
+func (s *Secret) Set(v string) error {
+	*s = Secret(v)
 	return nil
 }
 

@@ -69,8 +69,9 @@ func (s Security) check() error {
 	return nil
 }
 
-// clientOpts are the options every client of cfg starts from.
-func (c ReadConfig) clientOpts() ([]kgo.Opt, error) {
+// ClientOptions are the franz-go options every client of c starts from:
+// the brokers, TLS and SASL, as Read connects.
+func (c ReadConfig) ClientOptions() ([]kgo.Opt, error) {
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(c.BootstrapServers...),
 		kgo.ClientID("icebeam-kafkaio"),

@@ -44,7 +44,7 @@ type lister struct {
 }
 
 func newLister(cfg ReadConfig) (*lister, error) {
-	opts, err := cfg.clientOpts()
+	opts, err := cfg.ClientOptions()
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +52,7 @@ func newLister(cfg ReadConfig) (*lister, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafkaio: %w", err)
 	}
-	return &lister{cfg: cfg, cl: cl, adm: kadm.NewClient(cl), match: cfg.matcher()}, nil
+	return &lister{cfg: cfg, cl: cl, adm: kadm.NewClient(cl), match: cfg.TopicMatcher()}, nil
 }
 
 func (l *lister) close() { l.cl.Close() }

@@ -189,8 +189,8 @@ func (c ReadConfig) Check() error {
 
 var validTopic = regexp.MustCompile(`^[a-zA-Z0-9._-]{1,249}$`)
 
-// matcher reports whether a topic is one the config reads.
-func (c ReadConfig) matcher() func(string) bool {
+// TopicMatcher reports whether a topic is one c reads.
+func (c ReadConfig) TopicMatcher() func(string) bool {
 	named := map[string]bool{}
 	for _, t := range c.Topics {
 		named[t] = true

@@ -271,7 +271,7 @@ func (pool *consumerPool) take(cfg ReadConfig, p partition, start int64) (*consu
 	if c != nil {
 		c.cl.Close()
 	}
-	opts, err := cfg.clientOpts()
+	opts, err := cfg.ClientOptions()
 	if err != nil {
 		return nil, err
 	}

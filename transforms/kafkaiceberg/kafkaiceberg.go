@@ -1,0 +1,96 @@
+// Package kafkaiceberg lands Kafka topics in Iceberg tables, exactly once:
+// each topic's JSON records become rows of its table (the table's own
+// columns, or columns inferred from the records for a table that does not
+// exist yet), records that do not fit become rows of a dead-letter table,
+// and every commit records the offsets it covers in the table
+// (icebergio.SourceOffsets), so that a job started again, with or without
+// the runner's state, resumes right after what has landed.
+//
+// Plan, at pipeline construction, finds the topics and their tables, and
+// where to start reading; Land builds the pipeline from records to
+// commits. pipelines/kafka is the command around them.
+package kafkaiceberg
+
+import (
+	"reflect"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/kafkaio"
+)
+
+// Table is where records land: a topic's table, or the rejected table.
+type Table struct {
+	Topic string // "" for the rejected table
+	Name  string // namespace.table
+	// Schema is the Arrow IPC form of the columns records are decoded
+	// into: the table's own, or those inferred for a table to create.
+	Schema []byte
+	// Offsets are the table's icebergio.SourceOffsets for the job's writer
+	// when the job was planned: records below them have landed there.
+	Offsets map[string]int64
+	// Exists says the table existed when the job was planned.
+	Exists bool
+}
+
+// Config is what Land builds: Plan makes it.
+type Config struct {
+	Catalog  catalog.Config
+	Read     kafkaio.ReadConfig
+	Tables   []Table
+	Rejected Table
+	// Mode is icebergio.Append or icebergio.Upsert (by Key).
+	Mode                icebergio.Mode
+	Key                 []string
+	TriggeringFrequency time.Duration
+	WriterID            string
+}
+
+func init() {
+	register.DoFn3x0[string, []byte, func([]byte)](&selectFn{})
+	register.Emitter1[[]byte]()
+	beam.RegisterType(reflect.TypeOf((*selectFn)(nil)).Elem())
+}
+
+// Land reads cfg's topics and lands them, returning each table's
+// icebergio.CommitResults (the rejected table's too).
+func Land(s beam.Scope, cfg Config) beam.PCollection {
+	s = s.Scope("kafkaiceberg.Land")
+	records := kafkaio.Read(s, cfg.Read)
+	batches := beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
+	var results []beam.PCollection
+	for _, t := range append(cfg.Tables, cfg.Rejected) {
+		w := icebergio.Config{
+			Catalog:             cfg.Catalog,
+			Table:               t.Name,
+			TriggeringFrequency: cfg.TriggeringFrequency,
+			WriterID:            cfg.WriterID,
+			Mode:                icebergio.Append,
+		}
+		if t.Topic != "" {
+			w.Mode, w.Key = cfg.Mode, cfg.Key
+		}
+		sc, err := decodeSchema(t.Schema)
+		if err != nil {
+			panic(err)
+		}
+		rows := beam.ParDo(s.Scope("Select "+t.Name), &selectFn{Table: t.Name}, batches)
+		results = append(results, icebergio.WriteRecords(s.Scope("Write "+t.Name), w, sc, rows))
+	}
+	return beam.Flatten(s, results...)
+}
+
+// selectFn passes on the batches of one table.
+type selectFn struct {
+	Table string
+}
+
+func (f *selectFn) ProcessElement(table string, b []byte, emit func([]byte)) {
+	if table == f.Table {
+		emit(b)
+	}
+}

@@ -1,0 +1,320 @@
+package kafkaiceberg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+	"github.com/apache/iceberg-go/table"
+	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kgo"
+
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/kafkaio"
+)
+
+// PlanConfig says what to land where.
+type PlanConfig struct {
+	Catalog catalog.Config
+	// Read names the cluster, the topics (or a pattern), security, where
+	// to start in partitions no table holds offsets of, and Bounded.
+	Read kafkaio.ReadConfig
+	// Table is the destination of a topic's records: a template over
+	// {topic} (characters a table name cannot hold become '_'); default
+	// "kafka.{topic}".
+	Table string
+	// RejectedTable gets the records that cannot be decoded or do not fit
+	// their table; default "kafka.rejected".
+	RejectedTable string
+	// Mode is icebergio.Append (default) or icebergio.Upsert, by Key.
+	Mode icebergio.Mode
+	Key  []string
+	// TriggeringFrequency: how often a streaming job commits; default 20s.
+	TriggeringFrequency time.Duration
+	// WriterID names the job in its tables: a job started again must have
+	// the same to resume where it stopped.
+	WriterID string
+	// SampleRecords bounds the records read to infer the columns of a
+	// table that does not exist yet; default 1000.
+	SampleRecords int
+}
+
+const (
+	// DefaultTable is PlanConfig.Table's default.
+	DefaultTable = "kafka.{topic}"
+	// DefaultRejectedTable is PlanConfig.RejectedTable's default.
+	DefaultRejectedTable = "kafka.rejected"
+)
+
+// TableName is template with {topic} filled in by topic.
+func TableName(template, topic string) string {
+	return strings.ReplaceAll(template, "{topic}", notInName.ReplaceAllString(topic, "_"))
+}
+
+var notInName = regexp.MustCompile(`[^A-Za-z0-9_]`)
+
+// Plan finds the topics pc reads and their tables, the columns records
+// decode into, and where each partition's read starts: right after the
+// offsets every table it lands in holds for pc.WriterID, or where
+// pc.Read says for partitions one of them has none of (a first run).
+// A topic whose table does not exist has its columns inferred from its
+// first records (InferSchema); a streaming job waits for one to arrive,
+// a bounded one skips an empty topic.
+func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, error) {
+	if pc.Table == "" {
+		pc.Table = DefaultTable
+	}
+	if pc.RejectedTable == "" {
+		pc.RejectedTable = DefaultRejectedTable
+	}
+	if pc.Mode == "" {
+		pc.Mode = icebergio.Append
+	}
+	if pc.SampleRecords <= 0 {
+		pc.SampleRecords = 1000
+	}
+	if pc.WriterID == "" {
+		return Config{}, errors.New("kafkaiceberg: no writer id: a job started again finds what it landed by it")
+	}
+	if pc.Mode != icebergio.Append && pc.Mode != icebergio.Upsert {
+		return Config{}, fmt.Errorf("kafkaiceberg: mode %q (want %q or %q)", pc.Mode, icebergio.Append, icebergio.Upsert)
+	}
+	if pc.Mode == icebergio.Upsert && len(pc.Key) == 0 {
+		return Config{}, fmt.Errorf("kafkaiceberg: mode %q needs the key columns", pc.Mode)
+	}
+	if err := pc.Read.Check(); err != nil {
+		return Config{}, err
+	}
+	k, err := newKafka(pc.Read)
+	if err != nil {
+		return Config{}, err
+	}
+	defer k.close()
+	topics, err := k.topics(ctx, pc.Read)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Catalog: pc.Catalog, Read: pc.Read, Mode: pc.Mode, Key: pc.Key, TriggeringFrequency: pc.TriggeringFrequency, WriterID: pc.WriterID}
+	cfg.Rejected, err = loadTable(ctx, cat, "", pc.RejectedTable, pc.WriterID)
+	if err != nil {
+		return Config{}, err
+	}
+	if !cfg.Rejected.Exists {
+		cfg.Rejected.Schema = encodeSchema(RejectedSchema)
+	}
+	seen := map[string]string{}
+	for _, topic := range topics {
+		name := TableName(pc.Table, topic)
+		if other, ok := seen[name]; ok {
+			return Config{}, fmt.Errorf("kafkaiceberg: topics %s and %s both land in table %s: name {topic} in --iceberg_table", other, topic, name)
+		}
+		seen[name] = topic
+		t, err := loadTable(ctx, cat, topic, name, pc.WriterID)
+		if err != nil {
+			return Config{}, err
+		}
+		if !t.Exists {
+			sample, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded)
+			if err != nil {
+				return Config{}, err
+			}
+			if len(sample) == 0 {
+				log.Printf("kafkaiceberg: topic %s is empty and table %s does not exist: nothing to land", topic, name)
+				continue
+			}
+			sc, err := InferSchema(sample)
+			if err != nil {
+				return Config{}, fmt.Errorf("kafkaiceberg: table %s from topic %s: %w", name, topic, err)
+			}
+			if sc, err = keyRequired(sc, pc.Key); err != nil {
+				return Config{}, fmt.Errorf("kafkaiceberg: table %s from topic %s: %w", name, topic, err)
+			}
+			t.Schema = encodeSchema(sc)
+		}
+		cfg.Tables = append(cfg.Tables, t)
+	}
+	starts, err := k.startOffsets(ctx, cfg)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.Read.StartOffsets = starts
+	return cfg, nil
+}
+
+// loadTable is the table name as Plan found it.
+func loadTable(ctx context.Context, cat icecatalog.Catalog, topic, name, writer string) (Table, error) {
+	t := Table{Topic: topic, Name: name}
+	tbl, err := cat.LoadTable(ctx, icecatalog.ToIdentifier(name))
+	switch {
+	case errors.Is(err, icecatalog.ErrNoSuchTable):
+		return t, nil
+	case err != nil:
+		return t, fmt.Errorf("kafkaiceberg: loading table %s: %w", name, err)
+	}
+	t.Exists = true
+	sc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, false, false)
+	if err != nil {
+		return t, fmt.Errorf("kafkaiceberg: table %s: %w", name, err)
+	}
+	t.Schema = encodeSchema(sc)
+	if t.Offsets, err = icebergio.SourceOffsets(tbl, writer); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+// keyRequired makes the key columns of an inferred schema required, as
+// identifier fields must be.
+func keyRequired(sc *arrow.Schema, key []string) (*arrow.Schema, error) {
+	fields := slices.Clone(sc.Fields())
+	for _, k := range key {
+		i := slices.IndexFunc(fields, func(f arrow.Field) bool { return f.Name == k })
+		if i < 0 {
+			return nil, fmt.Errorf("key column %q is in none of the records sampled", k)
+		}
+		fields[i].Nullable = false
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+// kafka is Plan's view of the cluster.
+type kafka struct {
+	cfg kafkaio.ReadConfig
+	cl  *kgo.Client
+	adm *kadm.Client
+}
+
+func newKafka(cfg kafkaio.ReadConfig) (*kafka, error) {
+	opts, err := cfg.ClientOptions()
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(opts...)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaiceberg: %w", err)
+	}
+	return &kafka{cfg: cfg, cl: cl, adm: kadm.NewClient(cl)}, nil
+}
+
+func (k *kafka) close() { k.cl.Close() }
+
+// topics lists the topics cfg reads that exist now.
+func (k *kafka) topics(ctx context.Context, cfg kafkaio.ReadConfig) ([]string, error) {
+	var names []string
+	if cfg.TopicPattern == "" {
+		names = cfg.Topics
+	}
+	tds, err := k.adm.ListTopics(ctx, names...)
+	if err != nil {
+		return nil, fmt.Errorf("kafkaiceberg: listing topics at %v: %w", cfg.BootstrapServers, err)
+	}
+	match := cfg.TopicMatcher()
+	var out []string
+	for _, td := range tds {
+		if td.Err == nil && match(td.Topic) {
+			out = append(out, td.Topic)
+		}
+	}
+	slices.Sort(out)
+	for _, t := range cfg.Topics {
+		if !slices.Contains(out, t) {
+			log.Printf("kafkaiceberg: topic %s does not exist (yet) at %v", t, cfg.BootstrapServers)
+		}
+	}
+	return out, nil
+}
+
+// sample reads up to n records of topic from its oldest, committed ones
+// only; with wait, it waits for a first one to arrive.
+func (k *kafka) sample(ctx context.Context, topic string, n int, wait bool) ([][]byte, error) {
+	starts, err := k.adm.ListStartOffsets(ctx, topic)
+	if err == nil {
+		err = starts.Error()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafkaiceberg: offsets of topic %s: %w", topic, err)
+	}
+	ends, err := k.adm.ListCommittedOffsets(ctx, topic)
+	if err == nil {
+		err = ends.Error()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("kafkaiceberg: offsets of topic %s: %w", topic, err)
+	}
+	from := map[int32]kgo.Offset{}
+	left := 0
+	starts.Each(func(o kadm.ListedOffset) {
+		from[o.Partition] = kgo.NewOffset().At(o.Offset)
+		if e, ok := ends.Lookup(topic, o.Partition); ok && e.Offset > o.Offset {
+			left++
+		}
+	})
+	if left == 0 && !wait {
+		return nil, nil
+	}
+	opts, err := k.cfg.ClientOptions()
+	if err != nil {
+		return nil, err
+	}
+	cl, err := kgo.NewClient(append(opts, kgo.ConsumePartitions(map[string]map[int32]kgo.Offset{topic: from}),
+		kgo.FetchIsolationLevel(kgo.ReadCommitted()))...)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	var out [][]byte
+	next := time.Now()
+	for len(out) < n {
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		fs := cl.PollRecords(pctx, n-len(out))
+		cancel()
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fs.EachRecord(func(r *kgo.Record) { out = append(out, r.Value) })
+		if len(out) > 0 && fs.NumRecords() == 0 {
+			break // caught up
+		}
+		if len(out) == 0 && time.Now().After(next) {
+			log.Printf("kafkaiceberg: waiting for a first record of topic %s to take its table's columns from", topic)
+			next = time.Now().Add(30 * time.Second)
+		}
+		if len(out) == 0 && left == 0 && !wait {
+			break
+		}
+	}
+	return out, nil
+}
+
+// startOffsets is where each partition of cfg's topics starts: right
+// after what both its topic's table and the rejected table hold, when
+// both hold offsets of it.
+func (k *kafka) startOffsets(ctx context.Context, cfg Config) (map[string]int64, error) {
+	out := map[string]int64{}
+	for _, t := range cfg.Tables {
+		starts, err := k.adm.ListStartOffsets(ctx, t.Topic)
+		if err == nil {
+			err = starts.Error()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kafkaiceberg: partitions of topic %s: %w", t.Topic, err)
+		}
+		starts.Each(func(o kadm.ListedOffset) {
+			p := kafkaio.PartitionKey(t.Topic, o.Partition)
+			a, ok1 := t.Offsets[p]
+			b, ok2 := cfg.Rejected.Offsets[p]
+			if ok1 && ok2 {
+				out[p] = min(a, b)
+			}
+		})
+	}
+	return out, nil
+}
