@@ -251,4 +251,3 @@ func scanStrings(t *testing.T, tbl *table.Table, col string) []string {
 	}
 	return out
 }
-

@@ -18,7 +18,9 @@ func TestInferSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := func(name string, typ arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: typ, Nullable: true} }
+	f := func(name string, typ arrow.DataType) arrow.Field {
+		return arrow.Field{Name: name, Type: typ, Nullable: true}
+	}
 	want := arrow.NewSchema([]arrow.Field{
 		f("id", arrow.PrimitiveTypes.Int64),
 		f("name", arrow.BinaryTypes.String),
