@@ -3,13 +3,11 @@ package kafkaiceberg
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/icebeam/icebeam/transforms/icebergio"
@@ -42,9 +40,8 @@ type decodeFn struct {
 type dest struct {
 	t      Table
 	schema *arrow.Schema
-	rb     *array.RecordBuilder
-	cols   map[string]int // column index by name
-	probe  *array.RecordBuilder
+	rows   *rowDecoder // the batch
+	probe  *rowDecoder // records only checked, not landed
 	ranges map[string]icebergio.SourceRange
 }
 
@@ -53,11 +50,7 @@ func newDest(t Table) (*dest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafkaiceberg: table %s: %w", t.Name, err)
 	}
-	d := &dest{t: t, schema: sc, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc), cols: map[string]int{}}
-	for i, f := range sc.Fields() {
-		d.cols[f.Name] = i
-	}
-	return d, nil
+	return &dest{t: t, schema: sc, rows: newRowDecoder(t.Name, sc)}, nil
 }
 
 func (f *decodeFn) Setup() error {
@@ -81,7 +74,7 @@ func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit fu
 		reason = fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic)
 	} else if r.Offset >= d.t.Offsets[part] {
 		d.cover(part, r.Offset)
-		if reason = d.add(d.rb, r.Value); reason == "" && d.rb.Field(0).Len() >= flushRows {
+		if reason = d.rows.add(r.Value); reason == "" && d.rows.rows() >= flushRows {
 			if err := d.flush(emit); err != nil {
 				return err
 			}
@@ -89,7 +82,7 @@ func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit fu
 	} else if r.Offset >= f.rejected.t.Offsets[part] {
 		// Landed in its table before, unless it was refused: the rejected
 		// table, which did not get it yet, must know which.
-		reason = d.add(d.scratch(), r.Value)
+		reason = d.scratch().add(r.Value)
 	}
 	rj := f.rejected
 	if r.Offset < rj.t.Offsets[part] {
@@ -98,7 +91,7 @@ func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit fu
 	rj.cover(part, r.Offset)
 	if reason != "" {
 		rj.reject(r, reason)
-		if rj.rb.Field(0).Len() >= flushRows {
+		if rj.rows.rows() >= flushRows {
 			return rj.flush(emit)
 		}
 	}
@@ -125,72 +118,26 @@ func (d *dest) cover(part string, offset int64) {
 	d.ranges[part] = icebergio.SourceRange{First: min(r.First, offset), Last: max(r.Last, offset)}
 }
 
-// add appends the JSON object v to rb as a row of d's columns, or returns
-// why it does not fit them (and appends nothing).
-func (d *dest) add(rb *array.RecordBuilder, v []byte) string {
-	if !json.Valid(v) {
-		return "not valid JSON"
-	}
-	if i := skipSpace(v, 0); i >= len(v) || v[i] != '{' {
-		return "not a JSON object"
-	}
-	var why string
-	seen := 0
-	topLevelKeys(v, func(k string, val []byte) {
-		i, ok := d.cols[k]
-		switch {
-		case why != "":
-		case !ok:
-			why = fmt.Sprintf("field %q is not a column of table %s", k, d.t.Name)
-		default:
-			seen++
-			if !d.schema.Field(i).Nullable && bytes.Equal(val, []byte("null")) {
-				why = fmt.Sprintf("field %q is null, but column %s of table %s is required", k, k, d.t.Name)
-			}
-		}
-	})
-	if why != "" {
-		return why
-	}
-	if seen < len(d.cols) {
-		for _, f := range d.schema.Fields() {
-			if !f.Nullable && !hasKey(v, f.Name) {
-				return fmt.Sprintf("field %q is missing, but column %s of table %s is required", f.Name, f.Name, d.t.Name)
-			}
-		}
-	}
-	// UnmarshalJSON appends nothing when it fails.
-	if err := rb.UnmarshalJSON(v); err != nil {
-		return fmt.Sprintf("does not fit table %s: %v", d.t.Name, err)
-	}
-	return ""
-}
-
-func hasKey(v []byte, name string) bool {
-	found := false
-	topLevelKeys(v, func(k string, _ []byte) { found = found || k == name })
-	return found
-}
-
-// scratch is a builder for records that are only checked, not landed.
-func (d *dest) scratch() *array.RecordBuilder {
-	if d.probe == nil || d.probe.Field(0).Len() >= 1024 {
+// scratch is a decoder for records that are only checked, not landed.
+func (d *dest) scratch() *rowDecoder {
+	if d.probe == nil || d.probe.rows() >= 1024 {
 		if d.probe != nil {
-			d.probe.Release()
+			d.probe.rb.Release()
 		}
-		d.probe = array.NewRecordBuilder(memory.DefaultAllocator, d.schema)
+		d.probe = newRowDecoder(d.t.Name, d.schema)
 	}
 	return d.probe
 }
 
 // reject appends r to the rejected table's batch, with why.
 func (d *dest) reject(r kafkaio.Record, why string) {
-	d.rb.Field(0).(*array.StringBuilder).Append(r.Topic)
-	d.rb.Field(1).(*array.Int32Builder).Append(r.Partition)
-	d.rb.Field(2).(*array.Int64Builder).Append(r.Offset)
-	appendBytes(d.rb.Field(3).(*array.BinaryBuilder), r.Key)
-	appendBytes(d.rb.Field(4).(*array.BinaryBuilder), r.Value)
-	d.rb.Field(5).(*array.StringBuilder).Append(why)
+	rb := d.rows.rb
+	rb.Field(0).(*array.StringBuilder).Append(r.Topic)
+	rb.Field(1).(*array.Int32Builder).Append(r.Partition)
+	rb.Field(2).(*array.Int64Builder).Append(r.Offset)
+	appendBytes(rb.Field(3).(*array.BinaryBuilder), r.Key)
+	appendBytes(rb.Field(4).(*array.BinaryBuilder), r.Value)
+	rb.Field(5).(*array.StringBuilder).Append(why)
 }
 
 func appendBytes(b *array.BinaryBuilder, v []byte) {
@@ -207,7 +154,7 @@ func (d *dest) flush(emit func(string, []byte)) error {
 	if len(d.ranges) == 0 {
 		return nil
 	}
-	rec := d.rb.NewRecordBatch()
+	rec := d.rows.rb.NewRecordBatch()
 	defer rec.Release()
 	b, err := icebergio.EncodeRecordsFrom(rec, d.ranges)
 	if err != nil {

@@ -214,54 +214,13 @@ func (s *shape) arrowType() arrow.DataType {
 	return nil
 }
 
-// topLevelKeys calls fn with each key of the JSON object in b, in order,
-// and its value's text, without decoding the values: a scan of the bytes
-// that tracks strings and nesting. It stops at the first thing that is not
-// well formed; the decoder that follows reports it.
+// topLevelKeys calls fn with each key of the JSON object in b, unescaped,
+// and its value's text, in order, as far as b is well formed.
 func topLevelKeys(b []byte, fn func(key string, value []byte)) {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return
-	}
-	i++
-	for {
-		i = skipSpace(b, i)
-		if i >= len(b) || b[i] != '"' {
-			return
-		}
-		end := skipString(b, i)
-		if end < 0 {
-			return
-		}
-		key := b[i+1 : end-1]
-		var k string
-		if bytes.IndexByte(key, '\\') >= 0 {
-			if json.Unmarshal(b[i:end], &k) != nil {
-				return
-			}
-		} else {
-			k = string(key)
-		}
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return
-		}
-		i = skipSpace(b, i+1)
-		vend := skipValue(b, i)
-		if vend < 0 {
-			return
-		}
-		fn(k, b[i:vend])
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return
-		}
-		if b[i] == ',' {
-			i++
-			continue
-		}
-		return
-	}
+	scanObject(b, func(key, value []byte) bool {
+		fn(unescapedKey(key), value)
+		return true
+	})
 }
 
 func skipSpace(b []byte, i int) int {

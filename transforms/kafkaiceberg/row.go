@@ -1,0 +1,371 @@
+package kafkaiceberg
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// rowDecoder appends JSON objects to a RecordBuilder as rows, column by
+// column, without a JSON token stream: a scan of the object's bytes finds
+// each field's value, numbers, booleans and strings are parsed straight
+// into their column, and other types go through Arrow's own JSON
+// decoding of that one value. A record is checked whole before anything
+// of it is appended, so one that does not fit leaves the batch as it was.
+type rowDecoder struct {
+	table  string
+	schema *arrow.Schema
+	rb     *array.RecordBuilder
+	cols   map[string]int
+	kinds  []colKind
+
+	// One record's values, by column.
+	raw    [][]byte
+	ints   []int64
+	floats []float64
+	strs   [][]byte
+	check  []array.Builder // a column's own builder for checking values of other kinds
+}
+
+type colKind int
+
+const (
+	colOther colKind = iota
+	colInt64
+	colInt32
+	colFloat64
+	colFloat32
+	colBool
+	colString
+)
+
+func newRowDecoder(table string, sc *arrow.Schema) *rowDecoder {
+	n := sc.NumFields()
+	d := &rowDecoder{table: table, schema: sc, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc),
+		cols: make(map[string]int, n), kinds: make([]colKind, n), raw: make([][]byte, n),
+		ints: make([]int64, n), floats: make([]float64, n), strs: make([][]byte, n), check: make([]array.Builder, n)}
+	for i, f := range sc.Fields() {
+		d.cols[f.Name] = i
+		switch f.Type.ID() {
+		case arrow.INT64:
+			d.kinds[i] = colInt64
+		case arrow.INT32:
+			d.kinds[i] = colInt32
+		case arrow.FLOAT64:
+			d.kinds[i] = colFloat64
+		case arrow.FLOAT32:
+			d.kinds[i] = colFloat32
+		case arrow.BOOL:
+			d.kinds[i] = colBool
+		case arrow.STRING:
+			d.kinds[i] = colString
+		}
+	}
+	return d
+}
+
+func (d *rowDecoder) rows() int { return d.rb.Field(0).Len() }
+
+// add appends the JSON object v as a row, or returns why it does not fit
+// the columns (and appends nothing).
+func (d *rowDecoder) add(v []byte) string {
+	clear(d.raw)
+	var why string
+	ok := scanObject(v, func(key []byte, val []byte) bool {
+		i, known := d.cols[string(key)]
+		switch {
+		case !known:
+			why = fmt.Sprintf("field %q is not a column of table %s", unescapedKey(key), d.table)
+		case d.raw[i] != nil:
+			why = fmt.Sprintf("field %q appears twice", unescapedKey(key))
+		default:
+			d.raw[i] = val
+			return true
+		}
+		return false
+	})
+	if why != "" {
+		return why
+	}
+	if !ok {
+		if i := skipSpace(v, 0); i < len(v) && v[i] != '{' {
+			return "not a JSON object"
+		}
+		return "not valid JSON"
+	}
+	for i, f := range d.schema.Fields() {
+		val := d.raw[i]
+		if val == nil || isNull(val) {
+			if !f.Nullable {
+				return fmt.Sprintf("field %q is missing or null, but column %s of table %s is required", f.Name, f.Name, d.table)
+			}
+			d.raw[i] = nil
+			continue
+		}
+		if why := d.parse(i, val); why != "" {
+			return fmt.Sprintf("field %q: %s (column %s of table %s is %s)", f.Name, why, f.Name, d.table, f.Type)
+		}
+	}
+	for i := range d.raw {
+		d.append(i)
+	}
+	return ""
+}
+
+// parse checks the value of column i and keeps what append needs.
+func (d *rowDecoder) parse(i int, val []byte) string {
+	switch d.kinds[i] {
+	case colInt64, colInt32:
+		n, ok := parseInt(val)
+		if !ok {
+			if !jsonNumber(val) {
+				return "not an integer: " + short(val)
+			}
+			var err error
+			if n, err = strconv.ParseInt(unsafeString(val), 10, 64); err != nil {
+				// 3.0 or 1e3: an integer all the same.
+				f, ferr := strconv.ParseFloat(unsafeString(val), 64)
+				if ferr != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
+					return "not an integer: " + short(val)
+				}
+				n = int64(f)
+			}
+		}
+		if d.kinds[i] == colInt32 && (n < math.MinInt32 || n > math.MaxInt32) {
+			return "out of range: " + short(val)
+		}
+		d.ints[i] = n
+	case colFloat64, colFloat32:
+		if !jsonNumber(val) {
+			return "not a number: " + short(val)
+		}
+		f, err := strconv.ParseFloat(unsafeString(val), 64)
+		if err != nil {
+			return "not a number: " + short(val)
+		}
+		d.floats[i] = f
+	case colBool:
+		switch string(val) {
+		case "true":
+			d.ints[i] = 1
+		case "false":
+			d.ints[i] = 0
+		default:
+			return "not a boolean: " + short(val)
+		}
+	case colString:
+		if val[0] != '"' || len(val) < 2 || val[len(val)-1] != '"' {
+			return "not a string: " + short(val)
+		}
+		s := val[1 : len(val)-1]
+		if bytes.IndexByte(s, '\\') >= 0 {
+			var u string
+			if err := json.Unmarshal(val, &u); err != nil {
+				return "not a string: " + short(val)
+			}
+			s = []byte(u)
+		} else if !utf8.Valid(s) {
+			return "not UTF-8 text"
+		}
+		d.strs[i] = s
+	default:
+		b := d.check[i]
+		if b == nil || b.Len() >= 1024 {
+			if b != nil {
+				b.Release()
+			}
+			b = array.NewBuilder(memory.DefaultAllocator, d.schema.Field(i).Type)
+			d.check[i] = b
+		}
+		if err := b.UnmarshalJSON(wrap(val)); err != nil {
+			return errorText(err)
+		}
+	}
+	return ""
+}
+
+// append appends column i's parsed value, or null.
+func (d *rowDecoder) append(i int) {
+	b := d.rb.Field(i)
+	val := d.raw[i]
+	if val == nil {
+		b.AppendNull()
+		return
+	}
+	switch d.kinds[i] {
+	case colInt64:
+		b.(*array.Int64Builder).Append(d.ints[i])
+	case colInt32:
+		b.(*array.Int32Builder).Append(int32(d.ints[i]))
+	case colFloat64:
+		b.(*array.Float64Builder).Append(d.floats[i])
+	case colFloat32:
+		b.(*array.Float32Builder).Append(float32(d.floats[i]))
+	case colBool:
+		b.(*array.BooleanBuilder).Append(d.ints[i] == 1)
+	case colString:
+		b.(*array.StringBuilder).BinaryBuilder.Append(d.strs[i])
+	default:
+		// Checked by parse: it fits.
+		_ = b.UnmarshalJSON(wrap(val))
+	}
+}
+
+// errorText is err's message. Some errors of the JSON decoder Arrow uses
+// panic when asked for it (a type error without its Go type).
+func errorText(err error) (s string) {
+	defer func() {
+		if recover() != nil {
+			s = "not of the column's type"
+		}
+	}()
+	return err.Error()
+}
+
+// wrap is val as a JSON array of one, which a Builder's UnmarshalJSON
+// appends.
+func wrap(val []byte) []byte {
+	w := make([]byte, 0, len(val)+2)
+	w = append(w, '[')
+	w = append(w, val...)
+	return append(w, ']')
+}
+
+func isNull(v []byte) bool { return len(v) == 4 && string(v) == "null" }
+
+// parseInt parses a plain JSON integer of at most 18 digits.
+func parseInt(b []byte) (int64, bool) {
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
+}
+
+// jsonNumber reports whether b is a number as JSON writes them:
+// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func jsonNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	switch n := digits(); {
+	case n == 0, n > 1 && b[i-n] == '0':
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
+}
+
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+func unescapedKey(key []byte) string {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return string(key)
+	}
+	var s string
+	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
+		return string(key)
+	}
+	return s
+}
+
+// short is a value as a reason quotes it: its first 40 bytes.
+func short(v []byte) string {
+	if len(v) > 40 {
+		return string(v[:40]) + "..."
+	}
+	return string(v)
+}
+
+// scanObject calls fn with each key of the JSON object in b (its bytes
+// between the quotes, escapes as written) and the text of its value, in
+// order, until fn returns false. It reports whether b is one well-formed
+// object as far as the scan checks: braces, brackets, strings and
+// separators, not the values' own syntax, which their decoding checks.
+func scanObject(b []byte, fn func(key, value []byte) bool) bool {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return skipSpace(b, i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return false
+		}
+		end := skipString(b, i)
+		if end < 0 {
+			return false
+		}
+		key := b[i+1 : end-1]
+		i = skipSpace(b, end)
+		if i >= len(b) || b[i] != ':' {
+			return false
+		}
+		i = skipSpace(b, i+1)
+		vend := skipValue(b, i)
+		if vend < 0 {
+			return false
+		}
+		if !fn(key, b[i:vend]) {
+			return false
+		}
+		i = skipSpace(b, vend)
+		if i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			return skipSpace(b, i+1) == len(b)
+		default:
+			return false
+		}
+	}
+}
