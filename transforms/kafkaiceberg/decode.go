@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,30 +21,41 @@ func init() {
 	register.Emitter2[string, []byte]()
 }
 
-// flushRows is how many rows of a table the decode step gathers before it
-// sends them on as one batch.
-const flushRows = 1 << 15
+// jobRecords is how many records of a topic the decode step hands a
+// decoding goroutine at once, and so the rows of the batches it sends on.
+const jobRecords = 1 << 13
 
 // decodeFn turns JSON records into Arrow batches of their table's columns,
 // and records that do not fit into rows of the rejected table, each batch
 // tagged with the offsets it covers (icebergio.EncodeRecordsFrom). A
 // record below the offsets its table held when the job started has landed
 // there before, and is dropped.
+//
+// Records are decoded on every core: the step gathers a topic's records
+// and hands each jobRecords to a goroutine, and sends the batches on in
+// the order it handed them out, at most 2 per core in flight (memory: that
+// many jobs' records and batches).
 type decodeFn struct {
 	Tables   []Table
 	Rejected Table
 
 	byTopic  map[string]*dest
 	rejected *dest
+	jobs     []*decodeJob // handed out, in order
+	sem      chan struct{}
 }
 
 // dest is a table's batch in the making.
 type dest struct {
 	t      Table
 	schema *arrow.Schema
-	rows   *rowDecoder // the batch
-	probe  *rowDecoder // records only checked, not landed
+	rows   *rowDecoder // the rejected table's batch
+	parts  map[int32]string
 	ranges map[string]icebergio.SourceRange
+	job    *decodeJob // records gathered for the next job
+	// decoders are the jobs' rowDecoders, kept for the next jobs: a
+	// builder keeps its dictionaries and maps.
+	decoders sync.Pool
 }
 
 func newDest(t Table) (*dest, error) {
@@ -50,7 +63,17 @@ func newDest(t Table) (*dest, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kafkaiceberg: table %s: %w", t.Name, err)
 	}
-	return &dest{t: t, schema: sc, rows: newRowDecoder(t.Name, sc)}, nil
+	return &dest{t: t, schema: sc, parts: map[int32]string{}}, nil
+}
+
+// part is the PartitionKey of partition p of d's topic.
+func (d *dest) part(topic string, p int32) string {
+	k, ok := d.parts[p]
+	if !ok {
+		k = kafkaio.PartitionKey(topic, p)
+		d.parts[p] = k
+	}
+	return k
 }
 
 func (f *decodeFn) Setup() error {
@@ -63,70 +86,187 @@ func (f *decodeFn) Setup() error {
 		f.byTopic[t.Topic] = d
 	}
 	var err error
-	f.rejected, err = newDest(f.Rejected)
-	return err
+	if f.rejected, err = newDest(f.Rejected); err != nil {
+		return err
+	}
+	f.rejected.rows = newRowDecoder(f.Rejected.Name, f.rejected.schema)
+	f.sem = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	return nil
 }
 
 func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
-	part := kafkaio.PartitionKey(r.Topic, r.Partition)
-	var reason string
-	if d := f.byTopic[r.Topic]; d == nil {
-		reason = fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic)
-	} else if r.Offset >= d.t.Offsets[part] {
-		d.cover(part, r.Offset)
-		if reason = d.rows.add(r.Value); reason == "" && d.rows.rows() >= flushRows {
-			if err := d.flush(emit); err != nil {
-				return err
-			}
-		}
-	} else if r.Offset >= f.rejected.t.Offsets[part] {
-		// Landed in its table before, unless it was refused: the rejected
-		// table, which did not get it yet, must know which.
-		reason = d.scratch().add(r.Value)
-	}
 	rj := f.rejected
-	if r.Offset < rj.t.Offsets[part] {
+	d := f.byTopic[r.Topic]
+	if d == nil {
+		part := rj.part(r.Topic, r.Partition)
+		if r.Offset >= rj.t.Offsets[part] {
+			rj.cover(part, r.Offset)
+			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic))
+		}
+		return f.flushRejected(emit, false)
+	}
+	part := d.part(r.Topic, r.Partition)
+	land := r.Offset >= d.t.Offsets[part]
+	// Landed in its table before, unless it was refused: the rejected
+	// table, which did not get it yet, must know which.
+	check := r.Offset >= rj.t.Offsets[part]
+	if !land && !check {
 		return nil
 	}
-	rj.cover(part, r.Offset)
-	if reason != "" {
-		rj.reject(r, reason)
-		if rj.rows.rows() >= flushRows {
-			return rj.flush(emit)
-		}
+	if d.job == nil {
+		d.job = &decodeJob{dest: d}
+	}
+	d.job.recs = append(d.job.recs, jobRecord{Record: r, part: part, land: land, check: check})
+	if len(d.job.recs) >= jobRecords {
+		return f.start(ctx, d, emit)
 	}
 	return nil
 }
 
-func (f *decodeFn) FinishBundle(emit func(string, []byte)) error {
+func (f *decodeFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
 	for _, d := range f.byTopic {
-		if err := d.flush(emit); err != nil {
+		if d.job != nil {
+			if err := f.start(ctx, d, emit); err != nil {
+				return err
+			}
+		}
+	}
+	for len(f.jobs) > 0 {
+		if err := f.finishOldest(emit); err != nil {
 			return err
 		}
 	}
-	return f.rejected.flush(emit)
+	return f.flushRejected(emit, true)
 }
 
-func (d *dest) cover(part string, offset int64) {
-	if d.ranges == nil {
-		d.ranges = map[string]icebergio.SourceRange{}
+// start hands d's gathered records to a decoding goroutine, first sending
+// on the oldest job's batches while as many are in flight as allowed.
+func (f *decodeFn) start(ctx context.Context, d *dest, emit func(string, []byte)) error {
+	j := d.job
+	d.job = nil
+	for {
+		select {
+		case f.sem <- struct{}{}:
+			j.done = make(chan struct{})
+			f.jobs = append(f.jobs, j)
+			go j.run()
+			return nil
+		default:
+		}
+		if err := f.finishOldest(emit); err != nil {
+			return err
+		}
 	}
-	r, ok := d.ranges[part]
+}
+
+// finishOldest waits for the oldest job and sends its batch on, and its
+// rejected records to the rejected table's batch.
+func (f *decodeFn) finishOldest(emit func(string, []byte)) error {
+	j := f.jobs[0]
+	f.jobs = f.jobs[1:]
+	<-j.done
+	<-f.sem // its records and batch go once it is sent on
+	if j.err != nil {
+		return j.err
+	}
+	if j.batch != nil {
+		emit(j.dest.t.Name, j.batch)
+	}
+	// The rejected table covers a job's records once it has their
+	// rejections: a batch of it never claims records whose rejection
+	// could come in a later one.
+	for _, r := range j.rejects {
+		f.rejected.reject(r.Record, r.why)
+	}
+	for part, r := range j.checked {
+		f.rejected.cover(part, r.First)
+		f.rejected.cover(part, r.Last)
+	}
+	return f.flushRejected(emit, false)
+}
+
+// flushRejected sends the rejected table's batch on when it is full, or
+// with all, whatever it holds (its offsets at least).
+func (f *decodeFn) flushRejected(emit func(string, []byte), all bool) error {
+	if all || f.rejected.rows.rows() >= jobRecords {
+		return f.rejected.flush(emit)
+	}
+	return nil
+}
+
+// decodeJob is records of one topic, decoded by a goroutine of their own.
+type decodeJob struct {
+	dest *dest
+	recs []jobRecord
+
+	done    chan struct{}
+	batch   []byte // the table's rows, and the offsets they cover
+	rejects []rejected
+	checked map[string]icebergio.SourceRange // the offsets of the records checked for the rejected table
+	err     error
+}
+
+type jobRecord struct {
+	kafkaio.Record
+	part  string
+	land  bool // at or above the table's offsets: its rows get it
+	check bool // at or above the rejected table's: it gets it if it does not fit
+}
+
+type rejected struct {
+	kafkaio.Record
+	why string
+}
+
+func (j *decodeJob) run() {
+	defer close(j.done)
+	d := j.dest
+	rows, _ := d.decoders.Get().(*rowDecoder)
+	if rows == nil {
+		rows = newRowDecoder(d.t.Name, d.schema)
+	}
+	defer d.decoders.Put(rows)
+	rows.reserve(len(j.recs))
+	var ranges map[string]icebergio.SourceRange
+	for _, r := range j.recs {
+		var why string
+		if r.land {
+			ranges = cover(ranges, r.part, r.Offset)
+			why = rows.add(r.Value)
+		} else {
+			// Only to know whether the rejected table must have it.
+			why = rows.fit(r.Value)
+		}
+		if r.check {
+			j.checked = cover(j.checked, r.part, r.Offset)
+			if why != "" {
+				j.rejects = append(j.rejects, rejected{r.Record, why})
+			}
+		}
+	}
+	if ranges == nil {
+		return
+	}
+	rec := rows.rb.NewRecordBatch()
+	defer rec.Release()
+	if j.batch, j.err = icebergio.EncodeRecordsFrom(rec, ranges); j.err != nil {
+		j.err = fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, j.err)
+	}
+}
+
+func (d *dest) cover(part string, offset int64) { d.ranges = cover(d.ranges, part, offset) }
+
+// cover is ranges widened to hold offset of part.
+func cover(ranges map[string]icebergio.SourceRange, part string, offset int64) map[string]icebergio.SourceRange {
+	if ranges == nil {
+		ranges = map[string]icebergio.SourceRange{}
+	}
+	r, ok := ranges[part]
 	if !ok {
 		r = icebergio.SourceRange{First: offset, Last: offset}
 	}
-	d.ranges[part] = icebergio.SourceRange{First: min(r.First, offset), Last: max(r.Last, offset)}
-}
-
-// scratch is a decoder for records that are only checked, not landed.
-func (d *dest) scratch() *rowDecoder {
-	if d.probe == nil || d.probe.rows() >= 1024 {
-		if d.probe != nil {
-			d.probe.rb.Release()
-		}
-		d.probe = newRowDecoder(d.t.Name, d.schema)
-	}
-	return d.probe
+	ranges[part] = icebergio.SourceRange{First: min(r.First, offset), Last: max(r.Last, offset)}
+	return ranges
 }
 
 // reject appends r to the rejected table's batch, with why.

@@ -23,6 +23,7 @@ import (
 type rowDecoder struct {
 	table  string
 	schema *arrow.Schema
+	fields []arrow.Field // schema's, which Fields copies at each call
 	rb     *array.RecordBuilder
 	cols   map[string]int
 	kinds  []colKind
@@ -49,10 +50,10 @@ const (
 
 func newRowDecoder(table string, sc *arrow.Schema) *rowDecoder {
 	n := sc.NumFields()
-	d := &rowDecoder{table: table, schema: sc, rb: array.NewRecordBuilder(memory.DefaultAllocator, sc),
+	d := &rowDecoder{table: table, schema: sc, fields: sc.Fields(), rb: array.NewRecordBuilder(memory.DefaultAllocator, sc),
 		cols: make(map[string]int, n), kinds: make([]colKind, n), raw: make([][]byte, n),
 		ints: make([]int64, n), floats: make([]float64, n), strs: make([][]byte, n), check: make([]array.Builder, n)}
-	for i, f := range sc.Fields() {
+	for i, f := range d.fields {
 		d.cols[f.Name] = i
 		switch f.Type.ID() {
 		case arrow.INT64:
@@ -74,9 +75,32 @@ func newRowDecoder(table string, sc *arrow.Schema) *rowDecoder {
 
 func (d *rowDecoder) rows() int { return d.rb.Field(0).Len() }
 
+// reserve makes room for n more rows of values, so that the columns do not
+// grow, and copy themselves, row by row.
+func (d *rowDecoder) reserve(n int) {
+	for i, b := range d.rb.Fields() {
+		b.Reserve(n)
+		if d.kinds[i] == colString {
+			b.(*array.StringBuilder).ReserveData(n * 16)
+		}
+	}
+}
+
 // add appends the JSON object v as a row, or returns why it does not fit
 // the columns (and appends nothing).
 func (d *rowDecoder) add(v []byte) string {
+	if why := d.fit(v); why != "" {
+		return why
+	}
+	for i := range d.raw {
+		d.append(i)
+	}
+	return ""
+}
+
+// fit parses the JSON object v into the row's values, ready for append,
+// or returns why it does not fit the columns.
+func (d *rowDecoder) fit(v []byte) string {
 	clear(d.raw)
 	var why string
 	ok := scanObject(v, func(key []byte, val []byte) bool {
@@ -101,7 +125,7 @@ func (d *rowDecoder) add(v []byte) string {
 		}
 		return "not valid JSON"
 	}
-	for i, f := range d.schema.Fields() {
+	for i, f := range d.fields {
 		val := d.raw[i]
 		if val == nil || isNull(val) {
 			if !f.Nullable {
@@ -113,9 +137,6 @@ func (d *rowDecoder) add(v []byte) string {
 		if why := d.parse(i, val); why != "" {
 			return fmt.Sprintf("field %q: %s (column %s of table %s is %s)", f.Name, why, f.Name, d.table, f.Type)
 		}
-	}
-	for i := range d.raw {
-		d.append(i)
 	}
 	return ""
 }
@@ -182,7 +203,7 @@ func (d *rowDecoder) parse(i int, val []byte) string {
 			if b != nil {
 				b.Release()
 			}
-			b = array.NewBuilder(memory.DefaultAllocator, d.schema.Field(i).Type)
+			b = array.NewBuilder(memory.DefaultAllocator, d.fields[i].Type)
 			d.check[i] = b
 		}
 		if err := b.UnmarshalJSON(wrap(val)); err != nil {
