@@ -200,12 +200,7 @@ func TestKillAndResumeBounded(t *testing.T) {
 
 func loadTable(t *testing.T, uri, name string) *table.Table {
 	t.Helper()
-	cat, err := catalog.Open(context.Background(), catalog.Config{URI: uri})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ns, tbl, _ := strings.Cut(name, ".")
-	tb, err := cat.LoadTable(context.Background(), table.Identifier{ns, tbl})
+	tb, err := openTable(t, uri, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,16 +209,20 @@ func loadTable(t *testing.T, uri, name string) *table.Table {
 
 // snapshots counts the table's snapshots, 0 while it does not exist.
 func snapshots(t *testing.T, uri, name string) int {
+	tb, err := openTable(t, uri, name)
+	if err != nil {
+		return 0
+	}
+	return len(tb.Metadata().Snapshots())
+}
+
+func openTable(t *testing.T, uri, name string) (*table.Table, error) {
 	cat, err := catalog.Open(context.Background(), catalog.Config{URI: uri})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ns, tbl, _ := strings.Cut(name, ".")
-	tb, err := cat.LoadTable(context.Background(), table.Identifier{ns, tbl})
-	if err != nil {
-		return 0
-	}
-	return len(tb.Metadata().Snapshots())
+	return cat.LoadTable(context.Background(), table.Identifier{ns, tbl})
 }
 
 // scanStrings reads a string or binary column of every row as strings.

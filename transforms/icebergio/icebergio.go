@@ -330,7 +330,7 @@ func (r sinkRows) schema() (*rowcodec.Schema, error) {
 	if r.Arrow == nil {
 		return rowcodec.New(r.Type.T)
 	}
-	sc, err := decodeSchema(r.Arrow)
+	sc, err := DecodeSchema(r.Arrow)
 	if err != nil {
 		return nil, err
 	}

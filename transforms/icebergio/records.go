@@ -48,7 +48,7 @@ func WriteRecords(s beam.Scope, cfg Config, schema *arrow.Schema, records beam.P
 	if err := cfg.validate(rs); err != nil {
 		panic(err)
 	}
-	b, err := encodeSchema(rs.Arrow)
+	b, err := EncodeSchema(rs.Arrow)
 	if err != nil {
 		panic(err)
 	}
@@ -83,9 +83,10 @@ func EncodeRecords(rec arrow.RecordBatch) ([]byte, error) {
 	return b, nil
 }
 
-// encodeSchema and decodeSchema carry an Arrow schema in a DoFn's fields:
-// an IPC stream with no batches.
-func encodeSchema(sc *arrow.Schema) ([]byte, error) {
+// EncodeSchema and DecodeSchema carry an Arrow schema in a DoFn's fields,
+// such as the schema of WriteRecords' elements: an IPC stream with no
+// batches.
+func EncodeSchema(sc *arrow.Schema) ([]byte, error) {
 	var buf bytes.Buffer
 	w := ipc.NewWriter(&buf, ipc.WithSchema(sc))
 	if err := w.Close(); err != nil {
@@ -94,7 +95,7 @@ func encodeSchema(sc *arrow.Schema) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func decodeSchema(b []byte) (*arrow.Schema, error) {
+func DecodeSchema(b []byte) (*arrow.Schema, error) {
 	r, err := ipc.NewReader(bytes.NewReader(b))
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: decoding an Arrow schema: %w", err)

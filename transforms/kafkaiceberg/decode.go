@@ -1,7 +1,6 @@
 package kafkaiceberg
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"runtime"
@@ -9,7 +8,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/icebeam/icebeam/transforms/icebergio"
@@ -59,7 +57,7 @@ type dest struct {
 }
 
 func newDest(t Table) (*dest, error) {
-	sc, err := decodeSchema(t.Schema)
+	sc, err := icebergio.DecodeSchema(t.Schema)
 	if err != nil {
 		return nil, fmt.Errorf("kafkaiceberg: table %s: %w", t.Name, err)
 	}
@@ -315,21 +313,3 @@ var RejectedSchema = arrow.NewSchema([]arrow.Field{
 	{Name: "value", Type: arrow.BinaryTypes.Binary, Nullable: true},
 	{Name: "reason", Type: arrow.BinaryTypes.String},
 }, nil)
-
-func encodeSchema(sc *arrow.Schema) []byte {
-	var buf bytes.Buffer
-	w := ipc.NewWriter(&buf, ipc.WithSchema(sc))
-	if err := w.Close(); err != nil {
-		panic(err) // writing to memory
-	}
-	return buf.Bytes()
-}
-
-func decodeSchema(b []byte) (*arrow.Schema, error) {
-	r, err := ipc.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("decoding an Arrow schema: %w", err)
-	}
-	defer r.Release()
-	return r.Schema(), nil
-}

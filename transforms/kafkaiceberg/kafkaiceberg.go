@@ -74,7 +74,7 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		if t.Topic != "" {
 			w.Mode, w.Key = cfg.Mode, cfg.Key
 		}
-		sc, err := decodeSchema(t.Schema)
+		sc, err := icebergio.DecodeSchema(t.Schema)
 		if err != nil {
 			panic(err)
 		}

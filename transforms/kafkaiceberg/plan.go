@@ -108,7 +108,9 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		return Config{}, err
 	}
 	if !cfg.Rejected.Exists {
-		cfg.Rejected.Schema = encodeSchema(RejectedSchema)
+		if cfg.Rejected.Schema, err = icebergio.EncodeSchema(RejectedSchema); err != nil {
+			return Config{}, err
+		}
 	}
 	seen := map[string]string{}
 	for _, topic := range topics {
@@ -137,7 +139,9 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 			if sc, err = keyRequired(sc, pc.Key); err != nil {
 				return Config{}, fmt.Errorf("kafkaiceberg: table %s from topic %s: %w", name, topic, err)
 			}
-			t.Schema = encodeSchema(sc)
+			if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
+				return Config{}, err
+			}
 		}
 		cfg.Tables = append(cfg.Tables, t)
 	}
@@ -164,7 +168,9 @@ func loadTable(ctx context.Context, cat icecatalog.Catalog, topic, name, writer 
 	if err != nil {
 		return t, fmt.Errorf("kafkaiceberg: table %s: %w", name, err)
 	}
-	t.Schema = encodeSchema(sc)
+	if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
+		return t, err
+	}
 	if t.Offsets, err = icebergio.SourceOffsets(tbl, writer); err != nil {
 		return t, err
 	}
