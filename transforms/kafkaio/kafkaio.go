@@ -124,7 +124,7 @@ type ReadConfig struct {
 	// it reads at once, besides the records of a bundle not yet emitted.
 	FetchMaxBytes int32
 	// ReadTime is how long a partition's read runs before it hands the
-	// records to the runner and checkpoints (default 1s): what the
+	// records to the runner and checkpoints (default 250ms): what the
 	// runner's shuffle sees at once, and the latency a record can gather
 	// before the sink's window.
 	ReadTime time.Duration
@@ -133,7 +133,7 @@ type ReadConfig struct {
 const (
 	defaultDiscoveryInterval = 10 * time.Second
 	defaultFetchMaxBytes     = 4 << 20
-	defaultReadTime          = time.Second
+	defaultReadTime          = 250 * time.Millisecond
 )
 
 func (c ReadConfig) withDefaults() ReadConfig {
