@@ -236,7 +236,7 @@ func (f *watchFn) CreateWatermarkEstimator() *sdf.WallTimeWatermarkEstimator {
 }
 
 func (f *watchFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, _ []byte, emit func(beam.EventTime, partition)) (sdf.ProcessContinuation, error) {
-	if stopping.Load() {
+	if stopping.Load() || f.Cfg.stopsBy(time.Now()) {
 		return endRead(rt)
 	}
 	rest := rt.GetRestriction().(watchRestriction)

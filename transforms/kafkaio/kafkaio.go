@@ -26,6 +26,8 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // Record is one Kafka record.
@@ -113,6 +115,15 @@ type ReadConfig struct {
 	// job starts (records of transactions still open then excluded) and
 	// finishes; no partition or topic is looked for later.
 	Bounded bool
+	// StopAt, when set, ends an unbounded read: each partition ends
+	// before its first record stamped at or after StopAt, or once it has
+	// nothing to read after StopAt, and no partition or topic is looked
+	// for after it. For tests, backfills and jobs that must finish: on
+	// Beam's portable Flink runner a checkpointed job's sources otherwise
+	// stay alive for good, so the job never ends (Stop alone does not end
+	// it there); with StopAt they stop a little after it
+	// (portable.StreamEndsAt) and the job finishes.
+	StopAt time.Time
 	// Security: TLS and SASL.
 	Security Security
 	// DiscoveryInterval is how often an unbounded read lists the topics
@@ -171,6 +182,9 @@ func (c ReadConfig) Check() error {
 			return fmt.Errorf("kafkaio: topic pattern: %w", err)
 		}
 	}
+	if c.Bounded && !c.StopAt.IsZero() {
+		return fmt.Errorf("kafkaio: StopAt ends an unbounded read; a bounded one ends at the offsets it finds at start")
+	}
 	switch c.Start {
 	case Earliest, Latest:
 	default:
@@ -217,6 +231,11 @@ func (p partition) key() string { return PartitionKey(p.Topic, p.Partition) }
 
 func (p partition) bounded() bool { return p.End != math.MaxInt64 }
 
+// stopsBy reports whether StopAt is set and t is at or after it.
+func (c ReadConfig) stopsBy(t time.Time) bool {
+	return !c.StopAt.IsZero() && !t.Before(c.StopAt)
+}
+
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Record)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Header)(nil)).Elem())
@@ -233,6 +252,9 @@ func Read(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	cfg = cfg.withDefaults()
 	if err := cfg.Check(); err != nil {
 		panic(err)
+	}
+	if !cfg.StopAt.IsZero() {
+		s = portable.StreamEndsAt(s, cfg.StopAt)
 	}
 	imp := beam.Impulse(s)
 	var parts beam.PCollection

@@ -97,6 +97,8 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 		return sdf.StopProcessing(), err
 	case res.stopped:
 		return sdf.StopProcessing(), nil
+	case res.caughtUp && f.Cfg.stopsBy(time.Now()):
+		return endRead(rt)
 	case res.caughtUp:
 		// Nothing to read: later records are stamped about now, so the
 		// partition holds the watermark back no further than that.
@@ -111,7 +113,9 @@ var stopping atomic.Bool
 // Stop ends every unbounded Read running in this process after the
 // records it has emitted, as a drain would: their output ends, so a
 // pipeline commits its open windows and finishes. A runner's remote
-// workers are not reached; on Dataflow, drain the job instead.
+// workers are not reached; on Dataflow, drain the job instead. On
+// Flink with checkpointing the job still runs until its sources stop,
+// which ReadConfig.StopAt arranges.
 func Stop() { stopping.Store(true) }
 
 // endRead gives up the rest of an unbounded read's restriction: split
@@ -189,6 +193,10 @@ func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition
 						log.Warnf(ctx, "kafkaio: %s: offsets %d to %d were removed by retention before they were read", p.key(), c.next, fp.LogStartOffset-1)
 					}
 					for _, kr := range fp.Records {
+						if cfg.stopsBy(kr.Timestamp) {
+							_, err := endRead(rt)
+							return readResult{stopped: true}, err
+						}
 						if !rt.TryClaim(kr.Offset) {
 							return readResult{stopped: true}, nil
 						}
