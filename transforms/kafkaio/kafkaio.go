@@ -18,6 +18,7 @@ package kafkaio
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"reflect"
 	"regexp"
@@ -161,6 +162,25 @@ func (c ReadConfig) withDefaults() ReadConfig {
 		c.ReadTime = defaultReadTime
 	}
 	return c
+}
+
+// LogValue prints a ReadConfig with its secrets redacted, for slog; fmt
+// does the same through catalog.Secret's String and GoString.
+func (c ReadConfig) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Any("bootstrap_servers", c.BootstrapServers),
+		slog.Any("topics", c.Topics),
+		slog.String("topic_pattern", c.TopicPattern),
+		slog.String("start", string(c.Start)),
+		slog.Time("start_time", c.StartTime),
+		slog.Any("start_offsets", c.StartOffsets),
+		slog.Bool("bounded", c.Bounded),
+		slog.Time("stop_at", c.StopAt),
+		slog.Any("security", c.Security),
+		slog.Duration("discovery_interval", c.DiscoveryInterval),
+		slog.Int("fetch_max_bytes", int(c.FetchMaxBytes)),
+		slog.Duration("read_time", c.ReadTime),
+	)
 }
 
 // Check reports what Read would panic on.

@@ -94,7 +94,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 		log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
 		return sdf.ResumeProcessingIn(time.Second), nil
 	case err != nil:
-		return sdf.StopProcessing(), err
+		return sdf.StopProcessing(), f.Cfg.explain(err)
 	case res.stopped:
 		return sdf.StopProcessing(), nil
 	case res.caughtUp && f.Cfg.stopsBy(time.Now()):
@@ -141,7 +141,7 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 			log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
 			time.Sleep(time.Second)
 		case err != nil:
-			return err
+			return f.Cfg.explain(err)
 		case res.stopped || res.done:
 			return nil
 		}
@@ -238,6 +238,9 @@ func record(kr *kgo.Record) Record {
 // retriable reports whether a read error is one a later read may not meet:
 // a broker that is down or moving leadership.
 func retriable(err error) bool {
+	if saslRefused(err) {
+		return false
+	}
 	var ke *kerr.Error
 	if errors.As(err, &ke) {
 		return ke.Retriable
