@@ -4,10 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/kafkatest"
@@ -34,7 +36,9 @@ func runOnFlink(ctx context.Context, js *jobservertest.Server, p *beam.Pipeline)
 // a bounded read, then an unbounded one (checkpointed every 5 s) while
 // records arrive in bursts, a partition is added and the broker is down for
 // 15 s. Every record must arrive once, and the unbounded job must end by
-// itself after its StopAt, without the records stamped after it.
+// itself after its StopAt, without the records stamped after it. Then a
+// bundle fails: the job restores from its last checkpoint and reads on
+// from the positions it holds, every record still once.
 func TestReadFlink(t *testing.T) {
 	b := kafkatest.Start(t)
 	js := jobservertest.Start(t, "flink")
@@ -142,4 +146,85 @@ func TestReadFlink(t *testing.T) {
 		}
 		t.Logf("checkpoints completed: %d, sizes %v", len(js.CheckpointSizes()), js.CheckpointSizes())
 	})
+
+	t.Run("restore", func(t *testing.T) {
+		topic := "restore.a"
+		b.CreateTopic(t, topic, 3)
+		want := produce(t, b, topic, "before", 2000)
+		stopAt := time.Now().Add(75 * time.Second)
+		p, s := beam.NewPipelineWithRoot()
+		recs := kafkaio.Read(s, kafkaio.ReadConfig{
+			BootstrapServers: []string{b.Bootstrap()}, TopicPattern: `restore\..*`,
+			DiscoveryInterval: time.Second, StopAt: stopAt,
+		})
+		beam.ParDo(s, &failOnceFn{Key: t.Name(), On: `{"event":"boom-0"}`}, recs)
+		start := time.Now()
+		restarts := js.Count("to RESTARTING")
+		done := make(chan error, 1)
+		go func() { done <- runOnFlink(context.Background(), js, p) }()
+		waitFor := func(what string, n int) {
+			t.Helper()
+			deadline := time.Now().Add(3 * time.Minute)
+			for len(got(t.Name())) < n {
+				select {
+				case err := <-done:
+					failed("the job ended waiting for "+what, err)
+				default:
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("waiting for %s: %d of %d records read\n%s", what, len(got(t.Name())), n, js.Hung(t))
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			t.Logf("%v: %s: %d records", time.Since(start).Round(time.Millisecond), what, n)
+		}
+		waitFor("the records produced before the job", len(want))
+		// A checkpoint that covers them: the job restores from it.
+		for n := len(js.CheckpointSizes()); len(js.CheckpointSizes()) < n+2; {
+			time.Sleep(200 * time.Millisecond)
+		}
+		want = append(want, produce(t, b, topic, "boom", 1)...)
+		waitFor("the record that fails its bundle, after the restore", len(want))
+		if js.Count("to RESTARTING") == restarts {
+			t.Fatal("the job did not restart")
+		}
+		want = append(want, produce(t, b, topic, "after", 1000)...)
+		waitFor("the records produced after the restore", len(want))
+		select {
+		case err := <-done:
+			if err != nil {
+				failed("the job", err)
+			}
+		case <-time.After(time.Until(stopAt) + 2*time.Minute):
+			t.Fatalf("the job did not end within 2 minutes of its StopAt\n%s", js.Hung(t))
+		}
+		t.Logf("%v: the job ended", time.Since(start).Round(time.Millisecond))
+		checkOnce(t, got(t.Name()), want)
+	})
+}
+
+func init() {
+	register.DoFn2x1[kafkaio.Record, func(string), error](&failOnceFn{})
+}
+
+// failOnce holds the keys of the failOnceFns that have failed.
+var failOnce sync.Map
+
+// failOnceFn collects records as collectFn does, but fails its bundle at
+// the first record whose value is On, once: Flink restarts the job from
+// its last checkpoint. Records collected after that checkpoint would be
+// collected again (they are kept in this process, not in the job), so the
+// test lets none arrive but On.
+type failOnceFn struct{ Key, On string }
+
+func (f *failOnceFn) ProcessElement(r kafkaio.Record, _ func(string)) error {
+	if string(r.Value) == f.On {
+		if _, failed := failOnce.LoadOrStore(f.Key, true); !failed {
+			return fmt.Errorf("failing the bundle at %s, once", r.Position())
+		}
+	}
+	collected.Lock()
+	defer collected.Unlock()
+	collected.m[f.Key] = append(collected.m[f.Key], r)
+	return nil
 }
