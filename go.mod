@@ -13,6 +13,7 @@ require (
 	github.com/stretchr/testify v1.12.1
 	github.com/twmb/franz-go v1.22.3
 	github.com/twmb/franz-go/pkg/kadm v1.20.0
+	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c // tests only (kafkaio's Example); untagged, so pinned
 	github.com/uptrace/bun/driver/sqliteshim v1.2.18
 	gocloud.dev v0.46.0
 	golang.org/x/oauth2 v0.38.0

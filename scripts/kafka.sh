@@ -34,6 +34,13 @@
 #                Without --port, a restart takes the ports of the last start.
 #   --log FILE   the server's output (default DIR/kafka.log)
 #   --owner PID  stop the server when process PID exits (for tests that may die)
+#   --sasl USER:PASSWORD
+#                also a SASL_PLAINTEXT listener on another free port, where USER
+#                logs in with PASSWORD by PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512
+#                (both [A-Za-z0-9._-]). The SCRAM credentials are written when DIR
+#                is formatted; a restart on DIR keeps the listener, its port and
+#                the user without --sasl. The output is then "PID 127.0.0.1:PORT
+#                127.0.0.1:SASLPORT". The PLAINTEXT listener stays (no authorizer).
 #
 # The broker listens on 127.0.0.1 only; topics are not created on use (tests
 # create theirs); every replication factor and min.insync.replicas is 1 (the
@@ -199,19 +206,26 @@ cluster_id() {
   done
 }
 
-# write_config DIR PORT CPORT writes DIR/server.properties and
-# DIR/log4j2.properties.
+# write_config DIR PORT CPORT [SPORT USER PASSWORD] writes
+# DIR/server.properties and DIR/log4j2.properties.
 write_config() {
-  local dir=$1 port=$2 cport=$3
+  local dir=$1 port=$2 cport=$3 sport=${4:-} user=${5:-} password=${6:-}
+  local listeners="PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport"
+  local advertised="PLAINTEXT://127.0.0.1:$port" map="PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"
+  if [ -n "$sport" ]; then
+    listeners+=",SASL_PLAINTEXT://127.0.0.1:$sport"
+    advertised+=",SASL_PLAINTEXT://127.0.0.1:$sport"
+    map+=",SASL_PLAINTEXT:SASL_PLAINTEXT"
+  fi
   cat > "$dir/server.properties" << EOF
 # Written by scripts/kafka.sh start; rewritten at every start.
 process.roles=broker,controller
 node.id=1
 controller.quorum.voters=1@127.0.0.1:$cport
 controller.listener.names=CONTROLLER
-listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
-advertised.listeners=PLAINTEXT://127.0.0.1:$port
-listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=$listeners
+advertised.listeners=$advertised
+listener.security.protocol.map=$map
 inter.broker.listener.name=PLAINTEXT
 log.dirs=$dir/data
 
@@ -257,6 +271,18 @@ background.threads=2
 num.recovery.threads.per.data.dir=1
 num.replica.fetchers=1
 EOF
+  if [ -n "$sport" ]; then
+    # PLAIN checks the JAAS users below; SCRAM checks the credentials that
+    # `format --add-scram` wrote into the cluster's metadata.
+    cat >> "$dir/server.properties" << EOF
+
+# SASL (--sasl): user $user by PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512.
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=PLAIN,SCRAM-SHA-256,SCRAM-SHA-512
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$user="$password";
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+EOF
+  fi
   # Kafka logs through log4j2. At warn the log holds problems only, plus
   # the server's start and shutdown lines.
   cat > "$dir/log4j2.properties" << EOF
@@ -275,14 +301,15 @@ EOF
 formatted() { [ -f "$1/data/meta.properties" ]; }
 
 start() {
-  local port="" dir="" logfile="" owner=""
+  local port="" dir="" logfile="" owner="" sasl=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --port) port=${2:?--port needs a value}; shift 2 ;;
+      --sasl) sasl=${2:?--sasl needs USER:PASSWORD}; shift 2 ;;
       --dir) dir=${2:?--dir needs a value}; shift 2 ;;
       --log) logfile=${2:?--log needs a value}; shift 2 ;;
       --owner) owner=${2:?--owner needs a value}; shift 2 ;;
-      --port=* | --dir=* | --log=* | --owner=*)
+      --port=* | --dir=* | --log=* | --owner=* | --sasl=*)
         local k=${1%%=*}
         set -- "$k" "${1#*=}" "${@:2}"
         ;;
@@ -291,6 +318,8 @@ start() {
   done
   [ -z "$port" ] || [[ "$port" =~ ^[0-9]+$ ]] || die "start: --port '$port' is not a number"
   [ -z "$owner" ] || kill -0 "$owner" 2> /dev/null || die "start: --owner $owner is not a running process"
+  [ -z "$sasl" ] || [[ "$sasl" =~ ^[A-Za-z0-9._-]+:[A-Za-z0-9._-]+$ ]] ||
+    die "start: --sasl wants USER:PASSWORD, both of [A-Za-z0-9._-]"
   dir=${dir:-$CACHE/default}
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd)
@@ -300,9 +329,9 @@ start() {
 
   # The ports: given, else those of the last start on dir (a restart keeps
   # its address), else 9092 and a free one for the controller.
-  local cport="" pick=0 last_port="" last_cport=""
+  local cport="" sport="" pick=0 last_port="" last_cport="" last_sport=""
   if [ -f "$dir/ports" ]; then
-    read -r last_port last_cport < "$dir/ports" || true
+    read -r last_port last_cport last_sport < "$dir/ports" || true
   fi
   if [ -z "$port" ]; then
     port=${last_port:-9092}
@@ -315,12 +344,28 @@ start() {
   else
     cport=$(free_port)
   fi
+  # SASL: given, else as the last start on dir had it.
+  if [ -n "$sasl" ]; then
+    (umask 077 && echo "$sasl" > "$dir/sasl")
+  elif [ -f "$dir/sasl" ]; then
+    sasl=$(cat "$dir/sasl")
+  fi
+  if [ -n "$sasl" ]; then
+    if [ -n "$last_sport" ] && [ "$pick" = 0 ]; then
+      sport=$last_sport
+    else
+      sport=$(free_port)
+    fi
+  fi
+  local user=${sasl%%:*} password=${sasl#*:}
   # A server just killed may hold its port for a moment yet.
-  local i
-  for i in $(seq 20); do
-    port_open "$port" || break
-    [ "$i" -lt 20 ] || die "start: port $port is already in use (another broker? scripts/kafka.sh stop all)"
-    sleep 0.25
+  local i p
+  for p in $port $sport; do
+    for i in $(seq 20); do
+      port_open "$p" || break
+      [ "$i" -lt 20 ] || die "start: port $p is already in use (another broker? scripts/kafka.sh stop all)"
+      sleep 0.25
+    done
   done
 
   assemble
@@ -341,13 +386,17 @@ start() {
   local t0 pid attempt from
   t0=$(date +%s)
   for attempt in 1 2 3; do
-    write_config "$dir" "$port" "$cport"
+    write_config "$dir" "$port" "$cport" "$sport" "$user" "$password"
     if ! formatted "$dir"; then
-      local id
+      local id scram=()
       id=$(cluster_id)
+      if [ -n "$sasl" ]; then
+        scram=(--add-scram "SCRAM-SHA-256=[name=$user,password=$password]"
+          --add-scram "SCRAM-SHA-512=[name=$user,password=$password]")
+      fi
       log "formatting $dir (cluster $id)"
       "$java" -Xmx256m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "-Dlog4j2.configurationFile=$dir/log4j2.properties" \
-        -cp "$LIB/*" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" \
+        -cp "$LIB/*" kafka.tools.StorageTool format -t "$id" -c "$dir/server.properties" "${scram[@]}" \
         > "$dir/format.log" 2>&1 || die "formatting $dir failed: $(tail -n 20 "$dir/format.log")"
     fi
     # The log keeps every run on DIR, one after the other (a restart's
@@ -360,10 +409,10 @@ start() {
     "$java" "${opts[@]}" -cp "$LIB/*" kafka.Kafka "$dir/server.properties" < /dev/null >> "$logfile" 2>&1 &
     pid=$!
     echo "$pid" > "$dir/pid"
-    echo "$port $cport" > "$dir/ports"
+    echo "$port $cport $sport" > "$dir/ports"
     mkdir -p "$CACHE/run"
     echo "$dir" > "$CACHE/run/$pid"
-    log "starting a broker on 127.0.0.1:$port (controller :$cport), pid $pid, dir $dir, log $logfile"
+    log "starting a broker on 127.0.0.1:$port${sport:+ (SASL :$sport)} (controller :$cport), pid $pid, dir $dir, log $logfile"
     if wait_ready "$pid" "$port" "$logfile" "$t0" "$from"; then
       break
     fi
@@ -372,6 +421,7 @@ start() {
       log "port $port or $cport was taken meanwhile; trying others"
       port=$(free_port)
       cport=$(free_port)
+      [ -z "$sport" ] || sport=$(free_port)
       continue
     fi
     echo "kafka: the broker did not start; the end of $logfile:" >&2
@@ -387,7 +437,7 @@ start() {
     ) < /dev/null > /dev/null 2>&1 &
   fi
   log "broker pid $pid answers on 127.0.0.1:$port after $(($(date +%s) - t0))s"
-  echo "$pid 127.0.0.1:$port"
+  echo "$pid 127.0.0.1:$port${sport:+ 127.0.0.1:$sport}"
 }
 
 # wait_ready PID PORT LOG T0 FROM: 0 once the broker answers an admin call (it

@@ -13,6 +13,8 @@ package kafkatest
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -43,9 +45,15 @@ type Broker struct {
 	Dir string // the cluster's directory: its configuration and data
 	Log string // the server's output, every run on Dir one after the other
 
+	// SASLUser logs in with SASLPassword at SASLBootstrap by PLAIN,
+	// SCRAM-SHA-256 or SCRAM-SHA-512, on a broker started with
+	// Options.SASL.
+	SASLUser, SASLPassword string
+
 	script    string
 	bootstrap string
 	port      string
+	sasl      string // the SASL listener's address
 	shared    bool
 
 	mu  sync.Mutex
@@ -58,9 +66,30 @@ type Broker struct {
 // can take the test binary's with Shared instead and save a start.
 func Start(t testing.TB) *Broker {
 	t.Helper()
+	return StartWith(t, Options{})
+}
+
+// Options are what StartWith adds to a broker.
+type Options struct {
+	// SASL adds a SASL_PLAINTEXT listener (SASLBootstrap) where
+	// SASLUser logs in with a random SASLPassword by PLAIN, SCRAM-SHA-256
+	// or SCRAM-SHA-512. The PLAINTEXT listener stays, for the helpers.
+	SASL bool
+}
+
+// StartWith is Start with opts.
+func StartWith(t testing.TB, opts Options) *Broker {
+	t.Helper()
 	skipUnlessJava(t)
 	dir := t.TempDir()
 	b := newBroker(t, dir)
+	if opts.SASL {
+		var pw [12]byte
+		if _, err := rand.Read(pw[:]); err != nil {
+			t.Fatal(err)
+		}
+		b.SASLUser, b.SASLPassword = "alice", "pw-"+hex.EncodeToString(pw[:])
+	}
 	if err := b.start("0"); err != nil {
 		t.Fatal(err)
 	}
@@ -156,6 +185,10 @@ func Shared(t testing.TB) *Broker {
 // brokers; it stays the same across StartAgain.
 func (b *Broker) Bootstrap() string { return b.bootstrap }
 
+// SASLBootstrap is the address of the SASL_PLAINTEXT listener of a broker
+// started with Options.SASL; it stays the same across StartAgain.
+func (b *Broker) SASLBootstrap() string { return b.sasl }
+
 // start runs `kafka.sh start` on b.Dir at port ("0": a free one).
 func (b *Broker) start(port string) error {
 	b.mu.Lock()
@@ -163,16 +196,21 @@ func (b *Broker) start(port string) error {
 	if b.pid != 0 {
 		return fmt.Errorf("kafkatest: the broker on %s already runs (pid %d)", b.bootstrap, b.pid)
 	}
-	cmd := exec.Command(b.script, "start", "--port", port, "--dir", b.Dir, "--log", b.Log,
-		"--owner", strconv.Itoa(os.Getpid()))
+	args := []string{"start", "--port", port, "--dir", b.Dir, "--log", b.Log, "--owner", strconv.Itoa(os.Getpid())}
+	want := 2
+	if b.SASLUser != "" {
+		args = append(args, "--sasl", b.SASLUser+":"+b.SASLPassword)
+		want = 3
+	}
+	cmd := exec.Command(b.script, args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
 		return fmt.Errorf("%s start --dir %s: %v", b.script, b.Dir, err)
 	}
 	fields := strings.Fields(string(out))
-	if len(fields) != 2 {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT", b.script, out)
+	if len(fields) != want {
+		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT%s", b.script, out, strings.Repeat(" 127.0.0.1:SASLPORT", want-2))
 	}
 	pid, err := strconv.Atoi(fields[0])
 	if err != nil {
@@ -181,6 +219,12 @@ func (b *Broker) start(port string) error {
 	_, p, ok := strings.Cut(fields[1], ":")
 	if !ok || (b.port != "" && p != b.port) {
 		return fmt.Errorf("%s start printed address %s, want 127.0.0.1:%s", b.script, fields[1], b.port)
+	}
+	if want == 3 {
+		if b.sasl != "" && fields[2] != b.sasl {
+			return fmt.Errorf("%s start printed SASL address %s, want %s", b.script, fields[2], b.sasl)
+		}
+		b.sasl = fields[2]
 	}
 	b.pid, b.bootstrap, b.port = pid, fields[1], p
 	return nil

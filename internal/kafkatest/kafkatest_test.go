@@ -9,6 +9,9 @@ import (
 
 	"github.com/twmb/franz-go/pkg/kadm"
 	"github.com/twmb/franz-go/pkg/kgo"
+	"github.com/twmb/franz-go/pkg/sasl"
+	"github.com/twmb/franz-go/pkg/sasl/plain"
+	"github.com/twmb/franz-go/pkg/sasl/scram"
 
 	"github.com/icebeam/icebeam/internal/kafkatest"
 )
@@ -207,4 +210,47 @@ func TestRestartKeepsRecordsAndOffsets(t *testing.T) {
 	// It still takes records.
 	b.ProduceLines(t, topic, []string{"g\t7"}, "--reader-property", "parse.key=true")
 	consume(t, b, topic, len(lines)+1)
+}
+
+// TestSASL logs in at the SASL listener by each mechanism, fails with a
+// wrong password, and keeps the listener and its users across a restart.
+func TestSASL(t *testing.T) {
+	b := kafkatest.StartWith(t, kafkatest.Options{SASL: true})
+	const topic = "sasl"
+	b.CreateTopic(t, topic, 1)
+	b.ProduceLines(t, topic, []string{"one", "two"})
+	mechs := map[string]func(user, pass string) sasl.Mechanism{
+		"PLAIN":         func(u, p string) sasl.Mechanism { return plain.Auth{User: u, Pass: p}.AsMechanism() },
+		"SCRAM-SHA-256": func(u, p string) sasl.Mechanism { return scram.Auth{User: u, Pass: p}.AsSha256Mechanism() },
+		"SCRAM-SHA-512": func(u, p string) sasl.Mechanism { return scram.Auth{User: u, Pass: p}.AsSha512Mechanism() },
+	}
+	login := func(mech, pass string) error {
+		cl, err := kgo.NewClient(kgo.SeedBrokers(b.SASLBootstrap()), kgo.SASL(mechs[mech](b.SASLUser, pass)), kgo.RequestRetries(0))
+		if err != nil {
+			return err
+		}
+		defer cl.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err = kadm.NewClient(cl).ListTopics(ctx, topic)
+		return err
+	}
+	check := func(when string) {
+		t.Helper()
+		for mech := range mechs {
+			if err := login(mech, b.SASLPassword); err != nil {
+				t.Errorf("%s: %s as %s: %v", when, mech, b.SASLUser, err)
+			}
+			if err := login(mech, "wrong"); err == nil {
+				t.Errorf("%s: %s as %s with a wrong password succeeded", when, mech, b.SASLUser)
+			}
+		}
+	}
+	check("at start")
+	addr := b.SASLBootstrap()
+	b.Restart(t)
+	if b.SASLBootstrap() != addr {
+		t.Errorf("after the restart the SASL listener is at %s, want %s", b.SASLBootstrap(), addr)
+	}
+	check("after a restart")
 }

@@ -1,16 +1,19 @@
 package kafkaio
 
 import (
-	"cloud.google.com/go/compute/metadata"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"time"
 
+	"cloud.google.com/go/compute/metadata"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 	"github.com/twmb/franz-go/pkg/sasl"
 	"github.com/twmb/franz-go/pkg/sasl/oauth"
@@ -43,6 +46,37 @@ type Security struct {
 	// Google's Managed Service for Apache Kafka takes them), asking for a
 	// fresh token before each one expires for as long as the job runs.
 	Token catalog.Secret
+}
+
+// LogValue keeps slog from printing a literal secret: its JSON handler
+// would marshal the struct, literal and all.
+func (s Security) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Bool("tls", s.TLS),
+		slog.String("ca_file", s.CAFile),
+		slog.String("sasl_mechanism", s.SASLMechanism),
+		slog.String("username", s.Username),
+		slog.String("password", s.Password.String()),
+		slog.String("token", s.Token.String()),
+	)
+}
+
+// saslRefused reports whether err is the cluster refusing the client's SASL
+// login. A wrong password or mechanism does not heal: franz-go would try
+// again on every request, and a read that waited for it would hang.
+func saslRefused(err error) bool {
+	return errors.Is(err, kerr.SaslAuthenticationFailed) ||
+		errors.Is(err, kerr.UnsupportedSaslMechanism) ||
+		errors.Is(err, kerr.IllegalSaslState)
+}
+
+// explain names the login a refused error is about (the broker's message
+// does not always name the mechanism); other errors pass as they are.
+func (c ReadConfig) explain(err error) error {
+	if err == nil || !saslRefused(err) {
+		return err
+	}
+	return fmt.Errorf("%w (the brokers refused the SASL %s login of user %q: a wrong password or mechanism, not tried again)", err, c.Security.SASLMechanism, c.Security.Username)
 }
 
 const (

@@ -181,14 +181,14 @@ func (f *listFn) ProcessElement(ctx context.Context, _ []byte, emit func(partiti
 	defer l.close()
 	parts, err := l.partitions(ctx)
 	if err != nil {
-		return err
+		return f.Cfg.explain(err)
 	}
 	if len(parts) == 0 {
 		log.Warnf(ctx, "kafkaio: no topic to read: none of %v matching %q exists at %v", f.Cfg.Topics, f.Cfg.TopicPattern, f.Cfg.BootstrapServers)
 	}
 	ps, err := l.resolve(ctx, parts, true)
 	if err != nil {
-		return err
+		return f.Cfg.explain(err)
 	}
 	for _, p := range ps {
 		emit(p)
@@ -236,7 +236,7 @@ func (f *watchFn) CreateWatermarkEstimator() *sdf.WallTimeWatermarkEstimator {
 }
 
 func (f *watchFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, _ []byte, emit func(beam.EventTime, partition)) (sdf.ProcessContinuation, error) {
-	if stopping.Load() {
+	if stopping.Load() || f.Cfg.stopsBy(time.Now()) {
 		return endRead(rt)
 	}
 	rest := rt.GetRestriction().(watchRestriction)
@@ -246,6 +246,9 @@ func (f *watchFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, _ []
 	}
 	defer l.close()
 	parts, err := l.partitions(ctx)
+	if saslRefused(err) {
+		return sdf.StopProcessing(), f.Cfg.explain(err)
+	}
 	if err != nil {
 		// A cluster that cannot be reached now is looked for again later.
 		log.Warnf(ctx, "%v (trying again in %v)", err, f.Cfg.DiscoveryInterval)
@@ -267,6 +270,9 @@ func (f *watchFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, _ []
 	}
 	if len(keys) > 0 || !rest.Started {
 		found, err := l.resolve(ctx, fresh, !rest.Started)
+		if saslRefused(err) {
+			return sdf.StopProcessing(), f.Cfg.explain(err)
+		}
 		if err != nil {
 			log.Warnf(ctx, "%v (trying again in %v)", err, f.Cfg.DiscoveryInterval)
 			return sdf.ResumeProcessingIn(f.Cfg.DiscoveryInterval), nil

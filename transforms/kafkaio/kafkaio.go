@@ -18,6 +18,7 @@ package kafkaio
 
 import (
 	"fmt"
+	"log/slog"
 	"math"
 	"reflect"
 	"regexp"
@@ -26,6 +27,8 @@ import (
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+
+	"github.com/icebeam/icebeam/internal/portable"
 )
 
 // Record is one Kafka record.
@@ -113,6 +116,15 @@ type ReadConfig struct {
 	// job starts (records of transactions still open then excluded) and
 	// finishes; no partition or topic is looked for later.
 	Bounded bool
+	// StopAt, when set, ends an unbounded read: each partition ends
+	// before its first record stamped at or after StopAt, or once it has
+	// nothing to read after StopAt, and no partition or topic is looked
+	// for after it. For tests, backfills and jobs that must finish: on
+	// Beam's portable Flink runner a checkpointed job's sources otherwise
+	// stay alive for good, so the job never ends (Stop alone does not end
+	// it there); with StopAt they stop a little after it
+	// (portable.StreamEndsAt) and the job finishes.
+	StopAt time.Time
 	// Security: TLS and SASL.
 	Security Security
 	// DiscoveryInterval is how often an unbounded read lists the topics
@@ -152,6 +164,25 @@ func (c ReadConfig) withDefaults() ReadConfig {
 	return c
 }
 
+// LogValue prints a ReadConfig with its secrets redacted, for slog; fmt
+// does the same through catalog.Secret's String and GoString.
+func (c ReadConfig) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.Any("bootstrap_servers", c.BootstrapServers),
+		slog.Any("topics", c.Topics),
+		slog.String("topic_pattern", c.TopicPattern),
+		slog.String("start", string(c.Start)),
+		slog.Time("start_time", c.StartTime),
+		slog.Any("start_offsets", c.StartOffsets),
+		slog.Bool("bounded", c.Bounded),
+		slog.Time("stop_at", c.StopAt),
+		slog.Any("security", c.Security),
+		slog.Duration("discovery_interval", c.DiscoveryInterval),
+		slog.Int("fetch_max_bytes", int(c.FetchMaxBytes)),
+		slog.Duration("read_time", c.ReadTime),
+	)
+}
+
 // Check reports what Read would panic on.
 func (c ReadConfig) Check() error {
 	c = c.withDefaults()
@@ -170,6 +201,9 @@ func (c ReadConfig) Check() error {
 		if _, err := regexp.Compile(c.TopicPattern); err != nil {
 			return fmt.Errorf("kafkaio: topic pattern: %w", err)
 		}
+	}
+	if c.Bounded && !c.StopAt.IsZero() {
+		return fmt.Errorf("kafkaio: StopAt ends an unbounded read; a bounded one ends at the offsets it finds at start")
 	}
 	switch c.Start {
 	case Earliest, Latest:
@@ -217,6 +251,11 @@ func (p partition) key() string { return PartitionKey(p.Topic, p.Partition) }
 
 func (p partition) bounded() bool { return p.End != math.MaxInt64 }
 
+// stopsBy reports whether StopAt is set and t is at or after it.
+func (c ReadConfig) stopsBy(t time.Time) bool {
+	return !c.StopAt.IsZero() && !t.Before(c.StopAt)
+}
+
 func init() {
 	beam.RegisterType(reflect.TypeOf((*Record)(nil)).Elem())
 	beam.RegisterType(reflect.TypeOf((*Header)(nil)).Elem())
@@ -233,6 +272,9 @@ func Read(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	cfg = cfg.withDefaults()
 	if err := cfg.Check(); err != nil {
 		panic(err)
+	}
+	if !cfg.StopAt.IsZero() {
+		s = portable.StreamEndsAt(s, cfg.StopAt)
 	}
 	imp := beam.Impulse(s)
 	var parts beam.PCollection

@@ -94,9 +94,11 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 		log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
 		return sdf.ResumeProcessingIn(time.Second), nil
 	case err != nil:
-		return sdf.StopProcessing(), err
+		return sdf.StopProcessing(), f.Cfg.explain(err)
 	case res.stopped:
 		return sdf.StopProcessing(), nil
+	case res.caughtUp && f.Cfg.stopsBy(time.Now()):
+		return endRead(rt)
 	case res.caughtUp:
 		// Nothing to read: later records are stamped about now, so the
 		// partition holds the watermark back no further than that.
@@ -111,7 +113,9 @@ var stopping atomic.Bool
 // Stop ends every unbounded Read running in this process after the
 // records it has emitted, as a drain would: their output ends, so a
 // pipeline commits its open windows and finishes. A runner's remote
-// workers are not reached; on Dataflow, drain the job instead.
+// workers are not reached; on Dataflow, drain the job instead. On
+// Flink with checkpointing the job still runs until its sources stop,
+// which ReadConfig.StopAt arranges.
 func Stop() { stopping.Store(true) }
 
 // endRead gives up the rest of an unbounded read's restriction: split
@@ -137,7 +141,7 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 			log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
 			time.Sleep(time.Second)
 		case err != nil:
-			return err
+			return f.Cfg.explain(err)
 		case res.stopped || res.done:
 			return nil
 		}
@@ -189,6 +193,10 @@ func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition
 						log.Warnf(ctx, "kafkaio: %s: offsets %d to %d were removed by retention before they were read", p.key(), c.next, fp.LogStartOffset-1)
 					}
 					for _, kr := range fp.Records {
+						if cfg.stopsBy(kr.Timestamp) {
+							_, err := endRead(rt)
+							return readResult{stopped: true}, err
+						}
 						if !rt.TryClaim(kr.Offset) {
 							return readResult{stopped: true}, nil
 						}
@@ -230,6 +238,9 @@ func record(kr *kgo.Record) Record {
 // retriable reports whether a read error is one a later read may not meet:
 // a broker that is down or moving leadership.
 func retriable(err error) bool {
+	if saslRefused(err) {
+		return false
+	}
 	var ke *kerr.Error
 	if errors.As(err, &ke) {
 		return ke.Retriable

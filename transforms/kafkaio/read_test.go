@@ -281,3 +281,36 @@ func TestReadStreaming(t *testing.T) {
 		t.Logf("partitions read: %s", strings.Join(keys, " "))
 	}
 }
+
+// TestReadStopAt ends an unbounded read at StopAt: the job finishes by
+// itself with the records stamped before it, none stamped after.
+func TestReadStopAt(t *testing.T) {
+	b := kafkatest.Shared(t)
+	topic := "stop-at"
+	b.CreateTopic(t, topic, 2)
+	want := produce(t, b, topic, "before", 500)
+	stopAt := time.Now().Add(10 * time.Second)
+
+	p, s := beam.NewPipelineWithRoot()
+	recs := kafkaio.Read(s, kafkaio.ReadConfig{
+		BootstrapServers: []string{b.Bootstrap()}, Topics: []string{topic},
+		DiscoveryInterval: time.Second, StopAt: stopAt,
+	})
+	collect(s, t.Name(), recs)
+	done := make(chan error, 1)
+	go func() { done <- ptest.Run(p) }()
+
+	time.Sleep(time.Until(stopAt) - 5*time.Second)
+	want = append(want, produce(t, b, topic, "during", 500)...)
+	time.Sleep(time.Until(stopAt) + time.Second)
+	produce(t, b, topic, "late", 100)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the job did not end within a minute of its StopAt")
+	}
+	checkOnce(t, got(t.Name()), want)
+}
