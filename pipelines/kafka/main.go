@@ -47,6 +47,7 @@ var (
 	triggerSecs   = flag.Int("triggering_frequency_seconds", 20, "seconds between commits")
 	start         = flag.String("start", "earliest", "where to start in partitions the tables hold no offsets of: earliest or latest")
 	bounded       = flag.Bool("bounded", false, "land every record up to the end offsets found at start, then exit")
+	duration      = flag.Duration("duration", 0, "stop reading after this long (records stamped later are left for the next run) and finish once the last window is committed; 0 runs until stopped")
 	groupID       = flag.String("group_id", "", "also commit the landed offsets to this consumer group after each commit, for lag dashboards (never read back)")
 	writerID      = flag.String("writer_id", "", "names the job in its tables' offsets: a job started again with the same id resumes where it stopped; default: derived from the topics and tables")
 
@@ -120,7 +121,12 @@ func main() {
 }
 
 func readConfig() kafkaio.ReadConfig {
+	var stopAt time.Time
+	if *duration > 0 {
+		stopAt = time.Now().Add(*duration)
+	}
 	return kafkaio.ReadConfig{
+		StopAt:           stopAt,
 		BootstrapServers: splitList(*bootstrap),
 		Topics:           splitList(*topics),
 		TopicPattern:     *topicPattern,
@@ -168,6 +174,10 @@ func checkFlags() error {
 		return fmt.Errorf("--mode=upsert needs --key=COL[,COL]")
 	case *mode != "upsert" && *key != "":
 		return fmt.Errorf("--key applies to --mode=upsert")
+	case *duration < 0:
+		return fmt.Errorf("--duration=%v: want 0 (until stopped) or a positive duration", *duration)
+	case *duration > 0 && *bounded:
+		return fmt.Errorf("--duration and --bounded: a bounded run ends at the offsets it finds at start")
 	case *triggerSecs < 1:
 		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
 	case *start != "earliest" && *start != "latest":

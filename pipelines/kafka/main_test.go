@@ -67,6 +67,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"triggering_frequency_seconds": "0",
 			"start":                        "now",
 			"bounded":                      "yes",
+			"duration":                     "forever",
 			"group_id":                     "a group",
 			"writer_id":                    "a/b",
 			"kafka_tls":                    "on",
