@@ -292,7 +292,9 @@ def report(runs_dir, title):
       if not g:
         continue
       ok = [r for r in g if r["complete"]] or g
-      print(f"| {s} | {sum(r['complete'] for r in g)} of {len(g)} | {fmt(med(ok, 'records_per_s'), ',.0f')} | "
+      # In latency mode the producer sets the pace: records/s says nothing.
+      rps = fmt(med(ok, "records_per_s"), ",.0f") if mode == "throughput" else "(offered)"
+      print(f"| {s} | {sum(r['complete'] for r in g)} of {len(g)} | {rps} | "
             f"{fmt(med(ok, 'cpu_s_per_m'), '.1f')} | {fmt(med(ok, 'system_rss_mb'), ',.0f')} | "
             f"{fmt(med(ok, 'lat_p50_s'), '.1f')} | {fmt(med(ok, 'lat_max_s'), '.1f')} | {fmt(med(ok, 'snapshots'), '.0f')} |")
 
