@@ -8,8 +8,7 @@
 #   RECORDS=1000000 RUNS=1 MODES=throughput ./scripts/bench-kafka.sh   # a short check
 #   SYSTEMS=connect MODES=latency RATE=20000 LAT_SECONDS=60 ./scripts/bench-kafka.sh
 #
-# Systems (SYSTEMS, any subset; default "connect flink-sql", plus "ours-prism
-# ours-flink" once pipelines/kafka exists):
+# Systems (SYSTEMS, any subset; default "ours-prism ours-flink connect flink-sql"):
 #   connect     Apache Iceberg's Kafka Connect sink, org.apache.iceberg:iceberg-kafka-connect
 #               1.10.1 (+ -events 1.10.1, iceberg-parquet, hadoop-client 3.4.1 for file://;
 #               scripts/kafka-bench/connect/pom.xml) as a plugin (plugin.path) of Kafka Connect
@@ -26,8 +25,10 @@
 #               (hence a commit) every COMMIT s (scripts/kafka-bench/flink/). Throughput
 #               mode: bounded ('scan.bounded.mode'='latest-offset'; the job ends after its
 #               end-of-input commit); latency mode: unbounded, stopped once all is in.
-#   ours-prism, ours-flink   pipelines/kafka on prism and on Beam's portable Flink
-#               runner: run_ours_prism / run_ours_flink below (to be filled in).
+#   ours-prism, ours-flink   pipelines/kafka on prism, and on Beam's portable Flink
+#               runner (scripts/jobserver.sh, LOOPBACK, parallelism PARALLELISM, checkpoints
+#               every COMMIT s from the cluster's flink-conf.yaml; the job server counts);
+#               --bounded in throughput mode, streaming (SIGINT to end) in latency mode.
 #
 # Modes (MODES, default "throughput latency"):
 #   throughput  the topic `bench` (PARTITIONS partitions) is filled once with RECORDS
@@ -77,7 +78,7 @@ java_require 17 "" "Kafka Connect 4.3 and Flink 1.20 (scripts/bench-kafka.sh)"
 RECORDS=${RECORDS:-20000000}
 PARTITIONS=${PARTITIONS:-6}
 RUNS=${RUNS:-3}
-SYSTEMS=${SYSTEMS:-connect flink-sql}
+SYSTEMS=${SYSTEMS:-ours-prism ours-flink connect flink-sql}
 MODES=${MODES:-throughput latency}
 COMMIT=${COMMIT:-20}
 PARALLELISM=${PARALLELISM:-2}
@@ -305,26 +306,38 @@ start_flink-sql() {
     --parallelism="$PARALLELISM" --checkpoint="${COMMIT}s" --bounded="$([ "$BOUNDED" = 1 ] && echo true || echo false)"
 }
 
+# ours_args TOPIC TABLE MODE TAG: pipelines/kafka's flags for a run. In
+# throughput mode it lands the topic up to the end offsets found at start and
+# exits (--bounded); in latency mode it streams, and SIGINT commits the open
+# window and exits.
+ours_args() {
+  OURS_ARGS=(--catalog_uri="$SERVE_URI" --bootstrap_servers="$BOOTSTRAP" --topics="$1" --format=json
+    --iceberg_table="$2" --rejected_table="bench.rejected_$4" --writer_id="$4"
+    --triggering_frequency_seconds="$COMMIT")
+  STOP_SIG=INT BOUNDED=0
+  [ "$3" = latency ] || { OURS_ARGS+=(--bounded); BOUNDED=1; }
+}
+
 # run_ours_prism DIR TOPIC TABLE MODE TAG: pipelines/kafka on prism.
-# TO FILL IN once pipelines/kafka exists (built above into $BIN/kafka), e.g.:
-#   local args=(--catalog_uri="$SERVE_URI" --bootstrap_servers="$BOOTSTRAP" --topics="$2" --format=json
-#     --iceberg_table="$3" --triggering_frequency_seconds="$COMMIT")
-#   STOP_SIG=INT BOUNDED=0   # SIGINT commits the open window and exits
-#   [ "$4" = latency ] || { args+=(--bounded); BOUNDED=1; }
-#   launch "$1" kafka "$BIN/kafka" "${args[@]}"
 run_ours_prism() {
-  die "ours-prism: run_ours_prism in scripts/bench-kafka.sh is not filled in yet (pipelines/kafka)"
+  ours_args "$2" "$3" "$4" "$5"
+  launch "$1" kafka "$BIN/kafka" "${OURS_ARGS[@]}"
 }
 
 # run_ours_flink DIR TOPIC TABLE MODE TAG: pipelines/kafka on Beam's portable
-# Flink runner. TO FILL IN, e.g.: start the job server (scripts/jobserver.sh,
-# its checkpoint interval through --flink-conf-dir, FIELD-NOTES "Portable
-# runners"), `watch "$1" jobserver PID` so that its CPU and memory count, then
-# launch "$1" kafka "$BIN/kafka" --runner=universal --endpoint=localhost:PORT
-# --environment_type=LOOPBACK ...as run_ours_prism...; stop the job server
-# after the run (stop_system stops what launch started).
+# Flink runner (scripts/jobserver.sh) at PARALLELISM, checkpoints every COMMIT
+# seconds from the cluster's configuration; the job server's CPU and memory
+# count, and it is stopped after the run.
 run_ours_flink() {
-  die "ours-flink: run_ours_flink in scripts/bench-kafka.sh is not filled in yet (pipelines/kafka)"
+  local conf="$ROOT/$1/flink-conf" js
+  mkdir -p "$conf"
+  printf '%s\n' "parallelism.default: $PARALLELISM" "taskmanager.numberOfTaskSlots: $PARALLELISM" \
+    "execution.checkpointing.interval: ${COMMIT}s" "state.checkpoints.dir: file://$ROOT/$1/checkpoints" > "$conf/flink-conf.yaml"
+  js=$("$ROOT/scripts/jobserver.sh" start flink --job-port 0 --conf-dir "$conf" --log "$ROOT/$1/jobserver.log")
+  watch "$1" jobserver "${js%% *}"
+  AFTER_RUN+=("$ROOT/scripts/jobserver.sh stop ${js%% *}")
+  ours_args "$2" "$3" "$4" "$5"
+  launch "$1" kafka "$BIN/kafka" "${OURS_ARGS[@]}" --runner=flink --endpoint="${js#* }" --environment_type=LOOPBACK
 }
 start_ours-prism() { run_ours_prism "$@"; }
 start_ours-flink() { run_ours_flink "$@"; }
@@ -336,7 +349,7 @@ run_one() {
   mkdir -p "$dir"
   tag="${sys//-/_}_${mode}_$run"
   table="bench.$tag"
-  SYS_PIDS=() SYS_TIMES=() SAMPLER_PIDS=()
+  SYS_PIDS=() SYS_TIMES=() SAMPLER_PIDS=() AFTER_RUN=()
   start_catalog "$dir"
   "$PY" "$HELPER" create "$SERVE_URI" "$table"
   if [ "$mode" = latency ]; then
@@ -377,7 +390,10 @@ run_one() {
     kill "$p" 2> /dev/null || true
     wait "$p" 2> /dev/null || true
   done
-  SYS_PIDS=() SAMPLER_PIDS=()
+  for p in "${AFTER_RUN[@]}"; do
+    $p > /dev/null 2>&1 || true
+  done
+  SYS_PIDS=() SAMPLER_PIDS=() AFTER_RUN=()
   "$PY" "$HELPER" table "$SERVE_URI" "$table" > "$dir/table.json" || echo '{}' > "$dir/table.json"
   if [ "$mode" = latency ]; then
     "$PY" "$HELPER" latency "$SERVE_URI" "$table" > "$dir/latency.json" || echo '{}' > "$dir/latency.json"
