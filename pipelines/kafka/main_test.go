@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -250,4 +253,128 @@ func scanStrings(t *testing.T, tbl *table.Table, col string) []string {
 		}
 	}
 	return out
+}
+
+// Records with fields the table lacks: each new field becomes an optional
+// column of the type its first value has, with the rows that bring it, in
+// a first run and in a second one on the table the first evolved; rows
+// before it hold null there; a record whose value does not fit the column
+// the field became, or gives no type to make one of, is rejected.
+func TestNewFieldsBounded(t *testing.T) {
+	b := kafkatest.Shared(t)
+	topic := "clicks-evolve"
+	b.CreateTopic(t, topic, 1) // one partition: the order in which fields first appear is the order produced
+	cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf(`{"seq":%d,"user":"u%d"}`, i, i%7))
+	}
+	for i := 40; i < 80; i++ {
+		lines = append(lines, fmt.Sprintf(`{"seq":%d,"user":"u%d","country":"c%d","geo":{"lat":%d.5}}`, i, i%7, i%3, i))
+	}
+	bad := []string{`{"seq":80,"country":5}`, `{"seq":81,"tags":[]}`}
+	lines = append(lines, bad...)
+	lines = append(lines, `{"seq":82,"user":null,"country":"c9"}`)
+	b.ProduceLines(t, topic, lines)
+	args := []string{"--catalog_uri=" + cfg.URI, "--bootstrap_servers=" + b.Bootstrap(), "--topics=" + topic, "--bounded"}
+	if out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, args...); err != nil {
+		t.Fatalf("the first run: %v\n%s", err, launchtest.Tail(out))
+	}
+	more := []string{`{"seq":83,"user":"u1","device":"phone","country":"c1"}`, `{"seq":84,"user":"u2"}`}
+	b.ProduceLines(t, topic, more)
+	if out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, args...); err != nil {
+		t.Fatalf("the second run: %v\n%s", err, launchtest.Tail(out))
+	}
+
+	tbl := loadTable(t, cfg.URI, "kafka.clicks_evolve")
+	var cols []string
+	for _, f := range tbl.Schema().Fields() {
+		if f.Required {
+			t.Errorf("column %s is required", f.Name)
+		}
+		cols = append(cols, f.Name+" "+f.Type.String())
+	}
+	wantCols := []string{"seq long", "user string", "country string", "geo struct<3: lat: optional double>", "device string"}
+	if strings.Join(cols, ", ") != strings.Join(wantCols, ", ") {
+		// The struct's field id depends on the table: compare without it.
+		for i := range cols {
+			cols[i] = strings.Join(strings.Fields(strings.Map(func(r rune) rune {
+				if r >= '0' && r <= '9' || r == ':' {
+					return ' '
+				}
+				return r
+			}, cols[i])), " ")
+		}
+		want := []string{"seq long", "user string", "country string", "geo struct< lat optional double>", "device string"}
+		if !slices.Equal(cols, want) {
+			t.Fatalf("columns %q, want %q", cols, want)
+		}
+	}
+	// Every good record is a row, field by field as encoding/json reads
+	// the record, null where the record lacks the column.
+	want := map[float64]map[string]any{}
+	for _, l := range append(lines, more...) {
+		if slices.Contains(bad, l) {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []string{"user", "country", "geo", "device"} {
+			if _, ok := m[c]; !ok {
+				m[c] = nil
+			}
+		}
+		want[m["seq"].(float64)] = m
+	}
+	got := tableJSON(t, tbl)
+	if len(got) != len(want) {
+		t.Fatalf("%d rows, want %d", len(got), len(want))
+	}
+	for _, row := range got {
+		w, ok := want[row["seq"].(float64)]
+		if !ok || !reflect.DeepEqual(row, w) {
+			t.Fatalf("row %v, want %v", row, w)
+		}
+		delete(want, row["seq"].(float64))
+	}
+	rejected := scanStrings(t, loadTable(t, cfg.URI, "kafka.rejected"), "value")
+	slices.Sort(rejected)
+	if !slices.Equal(rejected, bad) {
+		t.Fatalf("rejected %q, want %q", rejected, bad)
+	}
+}
+
+// tableJSON is the table's rows as Arrow writes them as JSON, read back
+// by encoding/json.
+func tableJSON(t *testing.T, tbl *table.Table) []map[string]any {
+	t.Helper()
+	at, err := tbl.Scan().ToArrowTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer at.Release()
+	tr := array.NewTableReader(at, 1<<16)
+	defer tr.Release()
+	var rows []map[string]any
+	for tr.Next() {
+		var buf bytes.Buffer
+		if err := array.RecordToJSON(tr.RecordBatch(), &buf); err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(&buf)
+		for dec.More() {
+			var m map[string]any
+			if err := dec.Decode(&m); err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, m)
+		}
+	}
+	return rows
 }

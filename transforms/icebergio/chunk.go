@@ -49,6 +49,11 @@ type chunk struct {
 	stagedSize int64                  // and its length
 	file       *file.Reader           // over parquet, its footer parsed
 	meta       *metadata.FileMetaData // file's footer
+	// columns is the Arrow schema (EncodeSchema) of the rows when they
+	// are not the sink's: a WriteRecords batch with columns its schema
+	// lacks, which the table takes by schema evolution (see
+	// sink.columnsSink). nil for the sink's own columns.
+	columns []byte
 }
 
 // chunkHeader is what the committer needs besides the Parquet bytes.
@@ -65,6 +70,8 @@ type chunkHeader struct {
 	// the key columns it sorted them by (nil: unsorted).
 	Rows int64
 	Keys []string
+	// Columns is chunk.columns, for a Parquet chunk.
+	Columns []byte
 }
 
 type chunkID [16]byte
@@ -113,6 +120,10 @@ const (
 	rowBodyIPC    = 0 // an Arrow IPC stream
 	rowBodyBare   = 1 // an Arrow IPC stream without its schema (arrowipc.Batches)
 	rowBodyStaged = 2 // the size (uvarint) and location of a file holding an Arrow IPC stream (staging.go)
+	// rowBodyColumns is rowBodyBare for rows of other columns than the
+	// sink's (chunk.columns): the length (uvarint) and bytes of their
+	// Arrow schema, then the stream without it.
+	rowBodyColumns = 3
 )
 
 // appendRowChunk is a row chunk: rowChunkMagic, then h's ID, SentMS, Rows
@@ -174,6 +185,13 @@ func decodeRowChunk(b []byte) (*chunk, error) {
 		c.ipc = b[1:]
 	case rowBodyBare:
 		c.bare, c.ipc = true, b[1:]
+	case rowBodyColumns:
+		n, k := binary.Uvarint(b[1:])
+		if k <= 0 || n > uint64(len(b)-1-k) {
+			return nil, truncated
+		}
+		b = b[1+k:]
+		c.bare, c.columns, c.ipc = true, b[:n], b[n:]
 	case rowBodyStaged:
 		n, k := binary.Uvarint(b[1:])
 		if k <= 0 {
@@ -204,6 +222,7 @@ func decodeChunk(b []byte) (*chunk, error) {
 		return nil, fmt.Errorf("decoding a shuffled chunk's header: %w", err)
 	}
 	c.parquet = rest[k+int(n):]
+	c.columns = c.Columns
 	var err error
 	if c.file, err = file.NewParquetReader(bytes.NewReader(c.parquet)); err != nil {
 		return nil, fmt.Errorf("decoding a shuffled chunk (partition %q): %w", c.PartitionPath, err)
@@ -273,6 +292,9 @@ type chunkEncoder struct {
 	tbl    *table.Table
 	fs     *memIO
 	schema *arrow.Schema     // the rows' Arrow schema, without field ids
+	// columns is schema, encoded, when the rows are not the sink's own
+	// (chunk.columns): the chunks carry it.
+	columns []byte
 	rows   *arrowipc.Batches // row chunks' batches, of schema
 	cfg    Config
 	stage  *stager  // row-level writes: stages large chunks
@@ -303,6 +325,27 @@ func newChunkEncoder(rows *rowcodec.Schema, spec iceberg.PartitionSpec, cfg Conf
 			return nil, err
 		}
 		e.stage = newStager(cfg.Catalog, newTable{schema: created, spec: spec, props: props})
+	}
+	return e, nil
+}
+
+// newColumnsEncoder encodes rows of sc, columns other than the sink's
+// (chunk.columns), as newChunkEncoder does the sink's.
+func newColumnsEncoder(sc *arrow.Schema, cfg Config) (*chunkEncoder, error) {
+	rows, err := rowcodec.FromArrow(sc)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := partitionSpec(cfg.PartitionBy, rows.Iceberg)
+	if err != nil {
+		return nil, err
+	}
+	e, err := newChunkEncoder(rows, spec, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if e.columns, err = EncodeSchema(sc); err != nil {
+		return nil, err
 	}
 	return e, nil
 }
@@ -358,7 +401,7 @@ func (e *chunkEncoder) encodeParquet(ctx context.Context, recs []arrow.RecordBat
 		if err != nil {
 			return out, err
 		}
-		h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent.UnixMilli(), PartitionPath: partitionPath(df.FilePath())}
+		h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent.UnixMilli(), PartitionPath: partitionPath(df.FilePath()), Columns: e.columns}
 		for id, v := range df.Partition() {
 			h.Partition = append(h.Partition, partitionValue{FieldID: id, Value: v})
 		}
@@ -388,7 +431,13 @@ func (e *chunkEncoder) encodeRows(rec arrow.RecordBatch, sent int64) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
-	return appendRowChunk(chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}, rowBodyBare, b), nil
+	h := chunkHeader{ID: chunkID(uuid.New()), SentMS: sent, Rows: rec.NumRows()}
+	if e.columns != nil {
+		body := binary.AppendUvarint(make([]byte, 0, 10+len(e.columns)+len(b)), uint64(len(e.columns)))
+		body = append(append(body, e.columns...), b...)
+		return appendRowChunk(h, rowBodyColumns, body), nil
+	}
+	return appendRowChunk(h, rowBodyBare, b), nil
 }
 
 // rowsOf decodes a row chunk's batch, of the row schema.

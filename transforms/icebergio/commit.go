@@ -137,6 +137,9 @@ type sink struct {
 	// collapseBytes is how much of a pane's chunks collapse decodes at
 	// once (defaultCollapseBytes; tests lower it to fold every chunk).
 	collapseBytes int64
+
+	mu   sync.Mutex
+	more map[string]*sink // columnsSink's, by the columns' encoded schema
 }
 
 func newSink(cat icecatalog.Catalog, cfg Config, rows *rowcodec.Schema) (*sink, error) {
@@ -345,7 +348,7 @@ func (s *sink) write(ctx context.Context, deadline time.Time, dest string, chunk
 	}
 	w := &written{tbl: tbl, schema: tbl.Schema(), created: created, owned: true}
 	start := time.Now()
-	w.files, err = s.writeFiles(ctx, tbl, s.fileTag(ctx), func(yield func(*chunk, error) bool) {
+	ids := func(yield func(*chunk, error) bool) {
 		for c, err := range chunks {
 			if err == nil {
 				w.ids = append(w.ids, c.ID)
@@ -354,12 +357,94 @@ func (s *sink) write(ctx context.Context, deadline time.Time, dest string, chunk
 				return
 			}
 		}
-	})
+	}
+	w.tbl, w.files, err = s.writeColumns(ctx, deadline, dest, tbl, ids)
 	w.writeMS = time.Since(start).Milliseconds()
 	if err != nil {
 		return nil, fmt.Errorf("icebergio: table %s: writing data files: %w", dest, err)
 	}
+	w.schema = w.tbl.Schema()
 	return w, nil
+}
+
+// writeColumns writes chunks as data files of tbl, each run of chunks of
+// the same columns by the sink of those columns (columnsSink): chunks of
+// more columns than the sink's first make the table take them, with a
+// schema update of its own (fitSchema), so every file is written for a
+// schema that holds its columns. It returns the table as it is after
+// that.
+func (s *sink) writeColumns(ctx context.Context, deadline time.Time, dest string, tbl *table.Table, chunks iter.Seq2[*chunk, error]) (*table.Table, []iceberg.DataFile, error) {
+	next, stop := iter.Pull2(chunks)
+	defer stop()
+	// The next chunk, or why there is none.
+	c, cerr, ok := next()
+	tag := s.fileTag(ctx)
+	var files []iceberg.DataFile
+	fail := func(err error) (*table.Table, []iceberg.DataFile, error) {
+		s.removeFiles(ctx, tbl, files)
+		return nil, nil, err
+	}
+	for ok {
+		if cerr != nil {
+			return fail(cerr)
+		}
+		columns := c.columns
+		cs, err := s.columnsSink(columns)
+		if err != nil {
+			return fail(err)
+		}
+		if cs != s {
+			if tbl, err = cs.fitSchema(ctx, deadline, dest, tbl); err != nil {
+				return fail(err)
+			}
+		}
+		run := func(yield func(*chunk, error) bool) {
+			for ok && (cerr != nil || bytes.Equal(c.columns, columns)) {
+				if !yield(c, cerr) {
+					return
+				}
+				c, cerr, ok = next()
+			}
+		}
+		more, err := cs.writeFiles(ctx, tbl, tag, run)
+		if err != nil {
+			return fail(err)
+		}
+		files = append(files, more...)
+	}
+	return tbl, files, nil
+}
+
+// columnsSink is the sink of chunks of columns (chunk.columns): s for its
+// own columns (nil), else a sink of the same configuration for rows of
+// those columns, made once.
+func (s *sink) columnsSink(columns []byte) (*sink, error) {
+	if columns == nil {
+		return s, nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if cs, ok := s.more[string(columns)]; ok {
+		return cs, nil
+	}
+	sc, err := DecodeSchema(columns)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := rowcodec.FromArrow(sc)
+	if err != nil {
+		return nil, err
+	}
+	cs, err := newSink(s.cat, s.cfg, rows)
+	if err != nil {
+		return nil, err
+	}
+	cs.id = s.id
+	if s.more == nil {
+		s.more = map[string]*sink{}
+	}
+	s.more[string(columns)] = cs
+	return cs, nil
 }
 
 // commitWritten commits w's files once, under the commit id of w's chunks.

@@ -112,11 +112,12 @@ type encodeRecordsFn struct {
 	Rows sinkRows
 
 	rows    *rowcodec.Schema
-	enc     *chunkEncoder
+	enc     *chunkEncoder   // for rows of the sink's columns
+	more    []*chunkEncoder // for rows of more columns (recordFit.more)
 	fit     recordFit
-	pending []arrow.RecordBatch
-	n       int64        // rows pending
-	ranges  sourceRanges // of the batches pending (EncodeRecordsFrom)
+	pending []arrow.RecordBatch // of one schema
+	n       int64               // rows pending
+	ranges  sourceRanges        // of the batches pending (EncodeRecordsFrom)
 }
 
 func (f *encodeRecordsFn) Setup() error {
@@ -128,9 +129,27 @@ func (f *encodeRecordsFn) Setup() error {
 	if err != nil {
 		return err
 	}
-	f.fit = recordFit{table: f.Cfg.Table, want: f.rows.Arrow}
+	f.fit = recordFit{table: f.Cfg.Table, want: f.rows.Arrow, more: f.Cfg.Mode == Append && f.Cfg.SchemaEvolution != EvolveNever}
 	f.enc, err = newChunkEncoder(f.rows, spec, f.Cfg)
 	return err
+}
+
+// encoder is the chunk encoder of rows of schema sc.
+func (f *encodeRecordsFn) encoder(sc *arrow.Schema) (*chunkEncoder, error) {
+	if sc == f.rows.Arrow {
+		return f.enc, nil
+	}
+	for _, e := range f.more {
+		if e.schema.Equal(sc) {
+			return e, nil
+		}
+	}
+	e, err := newColumnsEncoder(sc, f.Cfg)
+	if err != nil {
+		return nil, fmt.Errorf("icebergio: table %s: %w", f.Cfg.Table, err)
+	}
+	f.more = append(f.more, e)
+	return e, nil
 }
 
 func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit func(string, []byte)) error {
@@ -142,19 +161,29 @@ func (f *encodeRecordsFn) ProcessElement(ctx context.Context, b []byte, emit fun
 	if err != nil {
 		return fmt.Errorf("icebergio: table %s: %w", f.Cfg.Table, err)
 	}
+	fitted, err := f.fit.conform(rec)
+	rec.Release()
+	if err != nil {
+		return err
+	}
+	// A batch's ranges go with its rows, after the rows before them: the
+	// committer records ranges only with their rows (see flushRanges).
+	if len(f.pending) > 0 && fitted.NumRows() > 0 && fitted.Schema() != f.pending[0].Schema() && !fitted.Schema().Equal(f.pending[0].Schema()) {
+		if err := f.flush(ctx, emit); err != nil {
+			return err
+		}
+	}
 	if ranges != nil {
 		if f.ranges == nil {
 			f.ranges = sourceRanges{}
 		}
 		f.ranges.add(ranges)
 	}
-	fitted, err := f.fit.conform(rec)
-	rec.Release()
-	if err != nil {
-		return err
-	}
 	if fitted.NumRows() == 0 {
 		fitted.Release()
+		if len(f.pending) > 0 {
+			return nil
+		}
 		return f.flushRanges(emit)
 	}
 	f.pending = append(f.pending, fitted)
@@ -182,9 +211,13 @@ func (f *encodeRecordsFn) flush(ctx context.Context, emit func(string, []byte)) 
 	if len(f.pending) == 0 {
 		return f.flushRanges(emit)
 	}
+	enc, err := f.encoder(f.pending[0].Schema())
+	if err != nil {
+		return err
+	}
 	batches := batchSeq(f.pending...)
 	f.pending, f.n = f.pending[:0], 0
-	if err := f.enc.emit(ctx, f.Cfg.Table, batches, emit); err != nil {
+	if err := enc.emit(ctx, f.Cfg.Table, batches, emit); err != nil {
 		return err
 	}
 	return f.flushRanges(emit)
@@ -207,52 +240,66 @@ func (f *encodeRecordsFn) flushRanges(emit func(string, []byte)) error {
 }
 
 // recordFit puts a batch's columns in the order and types of want, the
-// records' schema, or says which column does not fit.
+// records' schema, or says which column does not fit. An appending sink
+// that may evolve its table takes batches with more columns than want:
+// they must be optional, and they follow want's in the batch's order.
 type recordFit struct {
 	table string
 	want  *arrow.Schema
-	have  *arrow.Schema // the last batch's schema, and
-	index []int         // where each of want's columns is in it
+	more  bool          // batches may have columns want lacks
+	have  *arrow.Schema // the last batch's schema,
+	index []int         // where each of out's columns is in it,
+	out   *arrow.Schema // and the schema it is conformed to
 }
 
 func (f *recordFit) conform(rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	sc := rec.Schema()
 	if f.have == nil || !sc.Equal(f.have) {
-		index, err := f.columns(sc)
+		index, out, err := f.columns(sc)
 		if err != nil {
 			return nil, err
 		}
-		f.have, f.index = sc, index
+		f.have, f.index, f.out = sc, index, out
 	}
 	cols := make([]arrow.Array, len(f.index))
 	for i, j := range f.index {
 		col := rec.Column(j)
-		if w := f.want.Field(i); !w.Nullable && col.NullN() > 0 {
+		if w := f.out.Field(i); !w.Nullable && col.NullN() > 0 {
 			return nil, fmt.Errorf("icebergio: table %s: column %q holds %d nulls, but the records' schema makes it required", f.table, w.Name, col.NullN())
 		}
 		cols[i] = col
 	}
-	return array.NewRecordBatch(f.want, cols, rec.NumRows()), nil
+	return array.NewRecordBatch(f.out, cols, rec.NumRows()), nil
 }
 
-func (f *recordFit) columns(sc *arrow.Schema) ([]int, error) {
-	index := make([]int, f.want.NumFields())
+func (f *recordFit) columns(sc *arrow.Schema) ([]int, *arrow.Schema, error) {
+	index := make([]int, f.want.NumFields(), sc.NumFields())
 	for i, w := range f.want.Fields() {
 		js := sc.FieldIndices(w.Name)
 		if len(js) != 1 {
-			return nil, fmt.Errorf("icebergio: table %s: a batch has %d columns named %q, want 1 (its columns: %s)", f.table, len(js), w.Name, sc)
+			return nil, nil, fmt.Errorf("icebergio: table %s: a batch has %d columns named %q, want 1 (its columns: %s)", f.table, len(js), w.Name, sc)
 		}
 		if h := sc.Field(js[0]); !arrow.TypeEqual(h.Type, w.Type) {
-			return nil, fmt.Errorf("icebergio: table %s: column %q is %s in a batch and %s in the records' schema", f.table, w.Name, h.Type, w.Type)
+			return nil, nil, fmt.Errorf("icebergio: table %s: column %q is %s in a batch and %s in the records' schema", f.table, w.Name, h.Type, w.Type)
 		}
 		index[i] = js[0]
 	}
-	if sc.NumFields() != len(index) {
-		for _, h := range sc.Fields() {
-			if !f.want.HasField(h.Name) {
-				return nil, fmt.Errorf("icebergio: table %s: a batch has column %q, which the records' schema lacks", f.table, h.Name)
-			}
-		}
+	if sc.NumFields() == len(index) {
+		return index, f.want, nil
 	}
-	return index, nil
+	fields := f.want.Fields()
+	for j, h := range sc.Fields() {
+		if f.want.HasField(h.Name) {
+			continue
+		}
+		switch {
+		case !f.more:
+			return nil, nil, fmt.Errorf("icebergio: table %s: a batch has column %q, which the records' schema lacks (only an appending sink that may evolve the table takes more columns)", f.table, h.Name)
+		case !h.Nullable:
+			return nil, nil, fmt.Errorf("icebergio: table %s: a batch has column %q, which the records' schema lacks, and makes it required (a column added to a table is optional)", f.table, h.Name)
+		}
+		index = append(index, j)
+		fields = append(fields, arrow.Field{Name: h.Name, Type: h.Type, Nullable: true})
+	}
+	return index, arrow.NewSchema(fields, nil), nil
 }

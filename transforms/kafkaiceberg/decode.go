@@ -45,7 +45,10 @@ type decodeFn struct {
 
 // dest is a table's batch in the making.
 type dest struct {
-	t      Table
+	t Table
+	// mu guards schema, the columns records decode into: the table's, and
+	// those its records brought (Table.Evolve), which the sink adds to it.
+	mu     sync.Mutex
 	schema *arrow.Schema
 	rows   *rowDecoder // the rejected table's batch
 	parts  map[int32]string
@@ -87,7 +90,7 @@ func (f *decodeFn) Setup() error {
 	if f.rejected, err = newDest(f.Rejected); err != nil {
 		return err
 	}
-	f.rejected.rows = newRowDecoder(f.Rejected.Name, f.rejected.schema)
+	f.rejected.rows = newRowDecoder(f.Rejected.Name, f.rejected.schema, false)
 	f.sem = make(chan struct{}, 2*runtime.GOMAXPROCS(0))
 	return nil
 }
@@ -167,8 +170,8 @@ func (f *decodeFn) finishOldest(emit func(string, []byte)) error {
 	if j.err != nil {
 		return j.err
 	}
-	if j.batch != nil {
-		emit(j.dest.t.Name, j.batch)
+	for _, b := range j.batches {
+		emit(j.dest.t.Name, b)
 	}
 	// The rejected table covers a job's records once it has their
 	// rejections: a batch of it never claims records whose rejection
@@ -198,7 +201,7 @@ type decodeJob struct {
 	recs []jobRecord
 
 	done    chan struct{}
-	batch   []byte // the table's rows, and the offsets they cover
+	batches [][]byte // the table's rows, and the offsets they cover
 	rejects []rejected
 	checked map[string]icebergio.SourceRange // the offsets of the records checked for the rejected table
 	err     error
@@ -219,21 +222,31 @@ type rejected struct {
 func (j *decodeJob) run() {
 	defer close(j.done)
 	d := j.dest
-	rows, _ := d.decoders.Get().(*rowDecoder)
-	if rows == nil {
-		rows = newRowDecoder(d.t.Name, d.schema)
-	}
-	defer d.decoders.Put(rows)
+	rows := d.decoder()
 	rows.reserve(len(j.recs))
 	var ranges map[string]icebergio.SourceRange
-	for _, r := range j.recs {
-		var why string
+	for i, r := range j.recs {
+		why := rows.fit(r.Value)
+		if why == "" && len(rows.more) > 0 {
+			// Fields the columns lack: the table takes them as columns,
+			// and the rows so far go in a batch of the columns before.
+			var sc *arrow.Schema
+			if sc, why = d.widen(rows); sc != nil {
+				if j.finish(rows, ranges); j.err != nil {
+					return
+				}
+				ranges = nil
+				rows.release()
+				rows = newRowDecoder(d.t.Name, sc, d.t.Evolve)
+				rows.reserve(len(j.recs) - i)
+				why = rows.fit(r.Value)
+			}
+		}
 		if r.land {
 			ranges = cover(ranges, r.part, r.Offset)
-			why = rows.add(r.Value)
-		} else {
-			// Only to know whether the rejected table must have it.
-			why = rows.fit(r.Value)
+			if why == "" {
+				rows.appendRow()
+			}
 		}
 		if r.check {
 			j.checked = cover(j.checked, r.part, r.Offset)
@@ -242,14 +255,71 @@ func (j *decodeJob) run() {
 			}
 		}
 	}
+	j.finish(rows, ranges)
+	d.keep(rows)
+}
+
+// finish adds rows, and the offsets they cover, to j's batches.
+func (j *decodeJob) finish(rows *rowDecoder, ranges map[string]icebergio.SourceRange) {
 	if ranges == nil {
 		return
 	}
 	rec := rows.rb.NewRecordBatch()
 	defer rec.Release()
-	if j.batch, j.err = icebergio.EncodeRecordsFrom(rec, ranges); j.err != nil {
-		j.err = fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, j.err)
+	b, err := icebergio.EncodeRecordsFrom(rec, ranges)
+	if err != nil {
+		j.err = fmt.Errorf("kafkaiceberg: table %s: %w", j.dest.t.Name, err)
+		return
 	}
+	j.batches = append(j.batches, b)
+}
+
+// decoder is a rowDecoder of d's columns as they are now.
+func (d *dest) decoder() *rowDecoder {
+	sc := d.columns()
+	for {
+		rows, _ := d.decoders.Get().(*rowDecoder)
+		if rows == nil {
+			return newRowDecoder(d.t.Name, sc, d.t.Evolve)
+		}
+		if rows.schema == sc {
+			return rows
+		}
+		rows.release()
+	}
+}
+
+// keep keeps rows for the next job.
+func (d *dest) keep(rows *rowDecoder) { d.decoders.Put(rows) }
+
+func (d *dest) columns() *arrow.Schema {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.schema
+}
+
+// widen adds the fields of the record rows just fitted that its columns
+// lack (rowDecoder.more) to d's columns, unless another job added them
+// first, and returns the columns now; or why the record cannot add them.
+// The first type a field is seen with is its column's: a record that
+// gives it a value of another type later is refused.
+func (d *dest) widen(rows *rowDecoder) (*arrow.Schema, string) {
+	more, why := rows.moreColumns()
+	if why != "" {
+		return nil, why
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	fields := d.schema.Fields()
+	for _, f := range more {
+		if !d.schema.HasField(f.Name) {
+			fields = append(fields, f)
+		}
+	}
+	if len(fields) > d.schema.NumFields() {
+		d.schema = arrow.NewSchema(fields, nil)
+	}
+	return d.schema, ""
 }
 
 func (d *dest) cover(part string, offset int64) { d.ranges = cover(d.ranges, part, offset) }

@@ -35,6 +35,12 @@ type Table struct {
 	Offsets map[string]int64
 	// Exists says the table existed when the job was planned.
 	Exists bool
+	// Evolve says the job adds a column to the table for each field its
+	// records have and the table lacks, typed as InferSchema types, with
+	// the rows that bring it: an appending job's own tables (created by
+	// it, or by an icebeam sink before: icebergio.CreatedByKey). Other
+	// tables' records with such fields are rejected.
+	Evolve bool
 }
 
 // Config is what Land builds: Plan makes it.

@@ -123,6 +123,7 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		if err != nil {
 			return Config{}, err
 		}
+		t.Evolve = t.Evolve && pc.Mode == icebergio.Append
 		if !t.Exists {
 			sample, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded)
 			if err != nil {
@@ -155,7 +156,7 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 
 // loadTable is the table name as Plan found it.
 func loadTable(ctx context.Context, cat icecatalog.Catalog, topic, name, writer string) (Table, error) {
-	t := Table{Topic: topic, Name: name}
+	t := Table{Topic: topic, Name: name, Evolve: true}
 	tbl, err := cat.LoadTable(ctx, icecatalog.ToIdentifier(name))
 	switch {
 	case errors.Is(err, icecatalog.ErrNoSuchTable):
@@ -164,6 +165,7 @@ func loadTable(ctx context.Context, cat icecatalog.Catalog, topic, name, writer 
 		return t, fmt.Errorf("kafkaiceberg: loading table %s: %w", name, err)
 	}
 	t.Exists = true
+	t.Evolve = tbl.Properties()[icebergio.CreatedByKey] != ""
 	sc, err := table.SchemaToArrowSchema(tbl.Schema(), nil, false, false)
 	if err != nil {
 		return t, fmt.Errorf("kafkaiceberg: table %s: %w", name, err)

@@ -23,6 +23,10 @@ import (
 type rowDecoder struct {
 	table  string
 	schema *arrow.Schema
+	// open takes fields the columns lack into more instead of refusing
+	// them: the table may take them as columns (Table.Evolve).
+	open   bool
+	more   []rawField
 	fields []arrow.Field // schema's, which Fields copies at each call
 	rb     *array.RecordBuilder
 	cols   map[string]int
@@ -34,6 +38,13 @@ type rowDecoder struct {
 	floats []float64
 	strs   [][]byte
 	check  []array.Builder // a column's own builder for checking values of other kinds
+}
+
+// rawField is a field of a JSON object: its key, unescaped, and its
+// value's text.
+type rawField struct {
+	key   string
+	value []byte
 }
 
 type colKind int
@@ -48,9 +59,9 @@ const (
 	colString
 )
 
-func newRowDecoder(table string, sc *arrow.Schema) *rowDecoder {
+func newRowDecoder(table string, sc *arrow.Schema, open bool) *rowDecoder {
 	n := sc.NumFields()
-	d := &rowDecoder{table: table, schema: sc, fields: sc.Fields(), rb: array.NewRecordBuilder(memory.DefaultAllocator, sc),
+	d := &rowDecoder{table: table, schema: sc, open: open, fields: sc.Fields(), rb: array.NewRecordBuilder(memory.DefaultAllocator, sc),
 		cols: make(map[string]int, n), kinds: make([]colKind, n), raw: make([][]byte, n),
 		ints: make([]int64, n), floats: make([]float64, n), strs: make([][]byte, n), check: make([]array.Builder, n)}
 	for i, f := range d.fields {
@@ -92,20 +103,46 @@ func (d *rowDecoder) add(v []byte) string {
 	if why := d.fit(v); why != "" {
 		return why
 	}
-	for i := range d.raw {
-		d.append(i)
+	if len(d.more) > 0 {
+		return fmt.Sprintf("field %q is not a column of table %s", d.more[0].key, d.table)
 	}
+	d.appendRow()
 	return ""
 }
 
-// fit parses the JSON object v into the row's values, ready for append,
-// or returns why it does not fit the columns.
+// appendRow appends the row fit parsed.
+func (d *rowDecoder) appendRow() {
+	for i := range d.raw {
+		d.append(i)
+	}
+}
+
+// release frees the batch in the making.
+func (d *rowDecoder) release() {
+	d.rb.Release()
+	for _, b := range d.check {
+		if b != nil {
+			b.Release()
+		}
+	}
+}
+
+// fit parses the JSON object v into the row's values, ready for
+// appendRow, or returns why it does not fit the columns. An open decoder
+// keeps the fields the columns lack, but for those only ever null, in
+// more: the row is ready only when there are none.
 func (d *rowDecoder) fit(v []byte) string {
 	clear(d.raw)
+	d.more = d.more[:0]
 	var why string
 	ok := scanObject(v, func(key []byte, val []byte) bool {
 		i, known := d.cols[string(key)]
 		switch {
+		case !known && d.open:
+			if !isNull(val) {
+				d.more = append(d.more, rawField{unescapedKey(key), val})
+			}
+			return true
 		case !known:
 			why = fmt.Sprintf("field %q is not a column of table %s", unescapedKey(key), d.table)
 		case d.raw[i] != nil:
@@ -139,6 +176,30 @@ func (d *rowDecoder) fit(v []byte) string {
 		}
 	}
 	return ""
+}
+
+// moreColumns is the columns the fields in more make: their types are
+// inferred from their values as InferSchema infers a table's. It says why
+// when a value has no type to take (an empty array or object).
+func (d *rowDecoder) moreColumns() ([]arrow.Field, string) {
+	obj := []byte{'{'}
+	for i, f := range d.more {
+		if i > 0 {
+			obj = append(obj, ',')
+		}
+		k, _ := json.Marshal(f.key)
+		obj = append(append(append(obj, k...), ':'), f.value...)
+	}
+	obj = append(obj, '}')
+	sc, err := InferSchema([][]byte{obj})
+	if err != nil || sc.NumFields() < len(d.more) {
+		for _, f := range d.more {
+			if sc == nil || !sc.HasField(f.key) {
+				return nil, fmt.Sprintf("field %q is not a column of table %s, and its value (%s) gives no column type to add", f.key, d.table, short(f.value))
+			}
+		}
+	}
+	return sc.Fields(), ""
 }
 
 // parse checks the value of column i and keeps what append needs.

@@ -53,7 +53,7 @@ func TestRowDecoderIsArrowsJSON(t *testing.T) {
 		`not json`:                         "not a JSON object",
 		`{"id": 1, "s": "` + "\xff" + `"}`: "not UTF-8",
 	}
-	d := newRowDecoder("t", rowSchema)
+	d := newRowDecoder("t", rowSchema, false)
 	want := array.NewRecordBuilder(memory.DefaultAllocator, rowSchema)
 	for _, v := range good {
 		if why := d.add([]byte(v)); why != "" {
