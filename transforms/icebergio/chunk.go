@@ -291,15 +291,15 @@ func (s *sentTimes) add(t time.Time) {
 type chunkEncoder struct {
 	tbl    *table.Table
 	fs     *memIO
-	schema *arrow.Schema     // the rows' Arrow schema, without field ids
+	schema *arrow.Schema // the rows' Arrow schema, without field ids
 	// columns is schema, encoded, when the rows are not the sink's own
 	// (chunk.columns): the chunks carry it.
 	columns []byte
-	rows   *arrowipc.Batches // row chunks' batches, of schema
-	cfg    Config
-	stage  *stager  // row-level writes: stages large chunks
-	out    [][]byte // emit's chunks, reused
-	next   int      // the shard of the next chunk, round robin from a random start
+	rows    *arrowipc.Batches // row chunks' batches, of schema
+	cfg     Config
+	stage   *stager  // row-level writes: stages large chunks
+	out     [][]byte // emit's chunks, reused
+	next    int      // the shard of the next chunk, round robin from a random start
 }
 
 // memLocation is the in-memory table's location; its data files are at
