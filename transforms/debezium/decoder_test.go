@@ -252,4 +252,3 @@ func TestMySQLOrder(t *testing.T) {
 		b.Record.Release()
 	}
 }
-
