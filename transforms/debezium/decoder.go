@@ -244,10 +244,10 @@ func (m *memo[T]) promote(e *memoEntry[T]) {
 	m.recent[0] = e
 }
 
-// envelope finds the schema block and the payload of a record's JSON.
-// Without a payload field the whole document is the payload (the JSON
+// envelope finds the schema block and the payload of a record's JSON;
+// fast guesses where the payload ends (see there). Without a payload field the whole document is the payload (the JSON
 // converter with schemas disabled); schema is nil then, or when null.
-func envelope[T any](b []byte, m *memo[T]) (schema *memoEntry[T], block, payload []byte, err error) {
+func envelope[T any](b []byte, m *memo[T], fast bool) (schema *memoEntry[T], block, payload []byte, err error) {
 	i := jsonscan.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return nil, nil, nil, errors.New("not a JSON object")
@@ -282,6 +282,16 @@ func envelope[T any](b []byte, m *memo[T]) (schema *memoEntry[T], block, payload
 			}
 		case "payload":
 			sawPayload = true
+			if fast && sawSchema && i < len(b) && b[i] == '{' {
+				// The JSON converter writes the payload last: it ends
+				// where the document's last brace is. The caller's scan of
+				// the payload checks that guess, which saves a scan of it
+				// here; a payload that is not last fails that check and
+				// the caller asks again, not fast.
+				if last := bytes.LastIndexByte(b, '}'); last > i {
+					return schema, block, bytes.TrimRight(b[i:last], " \t\r\n"), nil
+				}
+			}
 			vend = jsonscan.SkipValue(b, i)
 			if vend > 0 {
 				payload = b[i:vend]
@@ -327,13 +337,19 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 		}
 		return Event{}, e
 	}
-	se, block, payload, err := envelope(m.Value, &d.schemas)
+	se, block, payload, err := envelope(m.Value, &d.schemas, true)
 	if err != nil {
 		return fail(nil, "", "value: "+err.Error())
 	}
 
+	if jsonscan.IsNull(payload) {
+		// {"schema":null,"payload":null}: a null value through a converter
+		// that wraps even that.
+		ev.Tombstone = true
+		return ev, nil
+	}
 	var before, after, source, op, tsMs []byte
-	ok := jsonscan.Object(payload, func(k, v []byte) bool {
+	scan := func(k, v []byte) bool {
 		switch string(k) {
 		case "before":
 			before = v
@@ -347,7 +363,15 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 			tsMs = v
 		}
 		return true
-	})
+	}
+	ok := jsonscan.Object(payload, scan)
+	if !ok && block != nil {
+		before, after, source, op, tsMs = nil, nil, nil, nil, nil
+		if se, block, payload, err = envelope(m.Value, &d.schemas, false); err != nil {
+			return fail(nil, "", "value: "+err.Error())
+		}
+		ok = jsonscan.Object(payload, scan)
+	}
 	if !ok {
 		return fail(nil, "", "payload is not a JSON object")
 	}
@@ -563,7 +587,7 @@ func binlogOrder(file, pos, row int64) (int64, error) {
 // block's fields, else its own fields. prev is returned when they are the
 // same, so that a table's keys are allocated once.
 func (d *Decoder) keyNames(b []byte, prev []string) ([]string, error) {
-	ke, block, payload, err := envelope(b, &d.keys)
+	ke, block, payload, err := envelope(b, &d.keys, false)
 	if err != nil {
 		return nil, err
 	}

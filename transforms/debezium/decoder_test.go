@@ -79,6 +79,17 @@ func TestTombstoneAndTruncate(t *testing.T) {
 	if ev := decode(t, d, k, []byte("null"), 2); !ev.Tombstone {
 		t.Errorf("null value: %+v", ev)
 	}
+	if ev := decode(t, d, k, []byte(`{"schema":null,"payload":null}`), 2); !ev.Tombstone {
+		t.Errorf("null value in an envelope: %+v", ev)
+	}
+	// The payload before the schema, and spaces around: read all the same.
+	sp := []byte(` { "payload" : {"before":null,"after":{"id":9,"first_name":"a","last_name":"b","email":"c"},"source":` + pgSource("public", "customers", 50) + `,"op":"c"} , "schema" : ` + sc + " } ")
+	if ev := decode(t, d, k, sp, 2); ev.Op != OpCreate || ev.Order != 50 {
+		t.Errorf("payload first: %+v", ev)
+	}
+	for _, b := range d.Flush() {
+		b.Record.Release()
+	}
 	decode(t, d, k, event(sc, "null", `{"id":1,"first_name":"a","last_name":"b","email":"c"}`, pgSource("public", "customers", 100), "c"), 3)
 	// Debezium's truncate: no before or after, no key.
 	ev = decode(t, d, nil, []byte(`{"schema":`+sc+`,"payload":{"before":null,"after":null,"source":`+pgSource("public", "customers", 200)+`,"op":"t","ts_ms":1}}`), 4)
