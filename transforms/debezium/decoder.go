@@ -411,6 +411,10 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 	switch {
 	case d.opts.Order == OrderByOffset:
 		ev.Order = m.Offset
+	case !src.hasLSN && ts.id.Connector == "postgresql":
+		// An offset among LSNs would order this change against the
+		// table's others by nothing.
+		return fail(ts, "", "source has no lsn: a PostgreSQL change cannot be ordered (OrderByOffset orders by the offset)")
 	case src.hasLSN:
 		ev.Order = src.lsn
 	case src.file != nil:
