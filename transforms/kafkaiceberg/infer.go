@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/icebeam/icebeam/transforms/internal/jsonscan"
 )
 
 // InferSchema is the table a topic's JSON records make, for a table that
@@ -217,68 +219,8 @@ func (s *shape) arrowType() arrow.DataType {
 // topLevelKeys calls fn with each key of the JSON object in b, unescaped,
 // and its value's text, in order, as far as b is well formed.
 func topLevelKeys(b []byte, fn func(key string, value []byte)) {
-	scanObject(b, func(key, value []byte) bool {
-		fn(unescapedKey(key), value)
+	jsonscan.Object(b, func(key, value []byte) bool {
+		fn(jsonscan.Key(key), value)
 		return true
 	})
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] ('"'),
-// or -1.
-func skipString(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
-// skipValue returns the index after the value starting at b[i], or -1.
-func skipValue(b []byte, i int) int {
-	if i >= len(b) {
-		return -1
-	}
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for j := i; j < len(b); j++ {
-			switch b[j] {
-			case '"':
-				j = skipString(b, j)
-				if j < 0 {
-					return -1
-				}
-				j--
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return -1
-	}
-	j := i
-	for j < len(b) && b[j] != ',' && b[j] != '}' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
-		j++
-	}
-	if j == i {
-		return -1
-	}
-	return j
 }

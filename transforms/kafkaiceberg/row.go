@@ -7,11 +7,12 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/icebeam/icebeam/transforms/internal/jsonscan"
 )
 
 // rowDecoder appends JSON objects to a RecordBuilder as rows, column by
@@ -135,7 +136,7 @@ func (d *rowDecoder) fit(v []byte) string {
 	clear(d.raw)
 	d.more = d.more[:0]
 	var why string
-	ok := scanObject(v, func(key []byte, val []byte) bool {
+	ok := jsonscan.Object(v, func(key []byte, val []byte) bool {
 		i, known := d.cols[string(key)]
 		switch {
 		case !known && d.open:
@@ -144,9 +145,9 @@ func (d *rowDecoder) fit(v []byte) string {
 			}
 			return true
 		case !known:
-			why = fmt.Sprintf("field %q is not a column of table %s", unescapedKey(key), d.table)
+			why = fmt.Sprintf("field %q is not a column of table %s", jsonscan.Key(key), d.table)
 		case d.raw[i] != nil:
-			why = fmt.Sprintf("field %q appears twice", unescapedKey(key))
+			why = fmt.Sprintf("field %q appears twice", jsonscan.Key(key))
 		default:
 			d.raw[i] = val
 			return true
@@ -157,14 +158,14 @@ func (d *rowDecoder) fit(v []byte) string {
 		return why
 	}
 	if !ok {
-		if i := skipSpace(v, 0); i < len(v) && v[i] != '{' {
+		if i := jsonscan.SkipSpace(v, 0); i < len(v) && v[i] != '{' {
 			return "not a JSON object"
 		}
 		return "not valid JSON"
 	}
 	for i, f := range d.fields {
 		val := d.raw[i]
-		if val == nil || isNull(val) {
+		if val == nil || jsonscan.IsNull(val) {
 			if !f.Nullable {
 				return fmt.Sprintf("field %q is missing or null, but column %s of table %s is required", f.Name, f.Name, d.table)
 			}
@@ -206,32 +207,32 @@ func (d *rowDecoder) moreColumns() ([]arrow.Field, string) {
 func (d *rowDecoder) parse(i int, val []byte) string {
 	switch d.kinds[i] {
 	case colInt64, colInt32:
-		n, ok := parseInt(val)
+		n, ok := jsonscan.ParseInt(val)
 		if !ok {
-			if !jsonNumber(val) {
-				return "not an integer: " + short(val)
+			if !jsonscan.Number(val) {
+				return "not an integer: " + jsonscan.Short(val)
 			}
 			var err error
-			if n, err = strconv.ParseInt(unsafeString(val), 10, 64); err != nil {
+			if n, err = strconv.ParseInt(jsonscan.UnsafeString(val), 10, 64); err != nil {
 				// 3.0 or 1e3: an integer all the same.
-				f, ferr := strconv.ParseFloat(unsafeString(val), 64)
+				f, ferr := strconv.ParseFloat(jsonscan.UnsafeString(val), 64)
 				if ferr != nil || f != math.Trunc(f) || math.Abs(f) >= 1<<63 {
-					return "not an integer: " + short(val)
+					return "not an integer: " + jsonscan.Short(val)
 				}
 				n = int64(f)
 			}
 		}
 		if d.kinds[i] == colInt32 && (n < math.MinInt32 || n > math.MaxInt32) {
-			return "out of range: " + short(val)
+			return "out of range: " + jsonscan.Short(val)
 		}
 		d.ints[i] = n
 	case colFloat64, colFloat32:
-		if !jsonNumber(val) {
-			return "not a number: " + short(val)
+		if !jsonscan.Number(val) {
+			return "not a number: " + jsonscan.Short(val)
 		}
-		f, err := strconv.ParseFloat(unsafeString(val), 64)
+		f, err := strconv.ParseFloat(jsonscan.UnsafeString(val), 64)
 		if err != nil {
-			return "not a number: " + short(val)
+			return "not a number: " + jsonscan.Short(val)
 		}
 		d.floats[i] = f
 	case colBool:
@@ -241,17 +242,17 @@ func (d *rowDecoder) parse(i int, val []byte) string {
 		case "false":
 			d.ints[i] = 0
 		default:
-			return "not a boolean: " + short(val)
+			return "not a boolean: " + jsonscan.Short(val)
 		}
 	case colString:
 		if val[0] != '"' || len(val) < 2 || val[len(val)-1] != '"' {
-			return "not a string: " + short(val)
+			return "not a string: " + jsonscan.Short(val)
 		}
 		s := val[1 : len(val)-1]
 		if bytes.IndexByte(s, '\\') >= 0 {
 			var u string
 			if err := json.Unmarshal(val, &u); err != nil {
-				return "not a string: " + short(val)
+				return "not a string: " + jsonscan.Short(val)
 			}
 			s = []byte(u)
 		} else if !utf8.Valid(s) {
@@ -319,135 +320,4 @@ func wrap(val []byte) []byte {
 	w = append(w, '[')
 	w = append(w, val...)
 	return append(w, ']')
-}
-
-func isNull(v []byte) bool { return len(v) == 4 && string(v) == "null" }
-
-// parseInt parses a plain JSON integer of at most 18 digits.
-func parseInt(b []byte) (int64, bool) {
-	neg := false
-	if len(b) > 0 && b[0] == '-' {
-		neg, b = true, b[1:]
-	}
-	if len(b) == 0 || len(b) > 18 || (b[0] == '0' && len(b) > 1) {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
-}
-
-// jsonNumber reports whether b is a number as JSON writes them:
-// -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-func jsonNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i - j
-	}
-	switch n := digits(); {
-	case n == 0, n > 1 && b[i-n] == '0':
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(b)
-}
-
-func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-func unescapedKey(key []byte) string {
-	if bytes.IndexByte(key, '\\') < 0 {
-		return string(key)
-	}
-	var s string
-	if json.Unmarshal(append(append([]byte{'"'}, key...), '"'), &s) != nil {
-		return string(key)
-	}
-	return s
-}
-
-// short is a value as a reason quotes it: its first 40 bytes.
-func short(v []byte) string {
-	if len(v) > 40 {
-		return string(v[:40]) + "..."
-	}
-	return string(v)
-}
-
-// scanObject calls fn with each key of the JSON object in b (its bytes
-// between the quotes, escapes as written) and the text of its value, in
-// order, until fn returns false. It reports whether b is one well-formed
-// object as far as the scan checks: braces, brackets, strings and
-// separators, not the values' own syntax, which their decoding checks.
-func scanObject(b []byte, fn func(key, value []byte) bool) bool {
-	i := skipSpace(b, 0)
-	if i >= len(b) || b[i] != '{' {
-		return false
-	}
-	i = skipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		return skipSpace(b, i+1) == len(b)
-	}
-	for {
-		if i >= len(b) || b[i] != '"' {
-			return false
-		}
-		end := skipString(b, i)
-		if end < 0 {
-			return false
-		}
-		key := b[i+1 : end-1]
-		i = skipSpace(b, end)
-		if i >= len(b) || b[i] != ':' {
-			return false
-		}
-		i = skipSpace(b, i+1)
-		vend := skipValue(b, i)
-		if vend < 0 {
-			return false
-		}
-		if !fn(key, b[i:vend]) {
-			return false
-		}
-		i = skipSpace(b, vend)
-		if i >= len(b) {
-			return false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return skipSpace(b, i+1) == len(b)
-		default:
-			return false
-		}
-	}
 }
