@@ -140,8 +140,8 @@ func (d *rowDecoder) fit(v []byte) string {
 		i, known := d.cols[string(key)]
 		switch {
 		case !known && d.open:
-			if !isNull(val) {
-				d.more = append(d.more, rawField{unescapedKey(key), val})
+			if !jsonscan.IsNull(val) {
+				d.more = append(d.more, rawField{jsonscan.Key(key), val})
 			}
 			return true
 		case !known:
@@ -196,7 +196,7 @@ func (d *rowDecoder) moreColumns() ([]arrow.Field, string) {
 	if err != nil || sc.NumFields() < len(d.more) {
 		for _, f := range d.more {
 			if sc == nil || !sc.HasField(f.key) {
-				return nil, fmt.Sprintf("field %q is not a column of table %s, and its value (%s) gives no column type to add", f.key, d.table, short(f.value))
+				return nil, fmt.Sprintf("field %q is not a column of table %s, and its value (%s) gives no column type to add", f.key, d.table, jsonscan.Short(f.value))
 			}
 		}
 	}
