@@ -5,6 +5,9 @@
 #
 #   scripts/postgres.sh start [options]  # prints "PID 127.0.0.1:PORT" once it accepts connections
 #   scripts/postgres.sh stop PID|DIR|all # a fast shutdown (SIGINT), data kept
+#   scripts/postgres.sh kill PID|DIR     # a crash: SIGKILL to the server and all its
+#                                        # processes at once; the next start recovers
+#                                        # from the WAL
 #   scripts/postgres.sh psql ADDR|DIR [psql args]
 #                                        # psql as the superuser postgres on the server at
 #                                        # ADDR (127.0.0.1:PORT) or of DIR, database postgres
@@ -255,8 +258,18 @@ start() {
   local logfile=$dir/postgres.log
   touch "$logfile"
   [ "$(id -u)" != 0 ] || chown "$PG_USER:$PG_USER" "$logfile"
-  # A server killed with SIGKILL leaves its pid file; postgres checks that
-  # the pid in it is not a running postgres, and starts.
+  # A killed server leaves its lock file, which postgres ignores once no
+  # process has that pid; but a killed postmaster stays a zombie until
+  # init reaps it, and postgres takes that for a running server.
+  # So with the Unix socket's lock file.
+  local lock old
+  for lock in "$dir/data/postmaster.pid" "$dir"/.s.PGSQL.*.lock; do
+    [ -f "$lock" ] || continue
+    old=$(head -n 1 "$lock" 2> /dev/null || true)
+    if [ -n "$old" ] && ! alive "$old"; then
+      rm -f "$lock"
+    fi
+  done
   local t0 pid attempt from
   t0=$(date +%s)
   for attempt in 1 2 3; do
@@ -358,6 +371,44 @@ stop_pid() {
   [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
 }
 
+# crash PID kills server PID and its processes with SIGKILL, as a crash
+# would (killing the postmaster alone leaves its backends to notice and
+# exit, holding its shared memory meanwhile, and the next start refuses
+# to run), and forgets it once they are all gone.
+crash() {
+  local pid=$1 kids dir
+  [ -f "$CACHE/run/$pid" ] || die "kill: pid $pid was not started by scripts/postgres.sh (no $CACHE/run/$pid)"
+  dir=$(cat "$CACHE/run/$pid")
+  if alive "$pid"; then
+    kids=$(ps -o pid= --ppid "$pid" || true)
+    # shellcheck disable=SC2086 # a list of pids
+    kill -9 "$pid" $kids 2> /dev/null || true
+    local k
+    for k in $pid $kids; do
+      for _ in $(seq 100); do
+        alive "$k" || break
+        sleep 0.05
+      done
+    done
+    log "killed PostgreSQL pid $pid ($dir)"
+  fi
+  rm -f "$CACHE/run/$pid"
+  [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
+}
+
+# pid_of PID|DIR prints the pid of the server named.
+pid_of() {
+  local what=$1
+  case "$what" in
+    '') die "want a PID or a DIR" ;;
+    *[!0-9]*)
+      [ -d "$what" ] || die "'$what' is neither a PID nor a directory"
+      cat "$what/pid" 2> /dev/null || true
+      ;;
+    *) echo "$what" ;;
+  esac
+}
+
 stop() {
   local what=${1:-}
   case "$what" in
@@ -404,6 +455,10 @@ shift || true
 case "$cmd" in
   start) start "$@" ;;
   stop) stop "${1:-}" ;;
+  kill)
+    pid=$(pid_of "${1:-}")
+    if [ -n "$pid" ]; then crash "$pid"; else log "no server running on $1"; fi
+    ;;
   psql) run_psql "$@" ;;
   bin) pg_bin ;;
   help | -h | --help) usage ;;
