@@ -63,7 +63,8 @@ func SkipUnlessJava(t testing.TB) {
 type Options struct {
 	// Prefix is topic.prefix (default "dbz"): topics Prefix.SCHEMA.TABLE.
 	// It also names the replication slot and the publication (dbz_prefix,
-	// lower case), so connectors on one server need prefixes of their own.
+	// lower case), so connectors on one server, or tests on one broker
+	// (kafkatest.Shared), need prefixes of their own.
 	// [A-Za-z_][A-Za-z0-9_]*.
 	Prefix string
 	// DB is the database captured (default "postgres").
