@@ -277,8 +277,14 @@ start() {
       log "REST port $rport was taken meanwhile; trying another"
       continue
     fi
-    echo "debezium: the connector did not start; the end of $logfile:" >&2
-    tail -c +"$from" "$logfile" | tail -n 40 >&2
+    # Connect may bury the cause under a later stack trace (a connector
+    # that fails validation ends in a NullPointerException of Connect's
+    # own): its ERROR lines first, each with the line after it (the
+    # exception's message), without stack frames.
+    echo "debezium: the connector did not start; the errors in $logfile:" >&2
+    tail -c +"$from" "$logfile" | grep -v $'^\t*at \|^\t\.\.\. [0-9]* more' | grep -A1 ' ERROR ' | head -n 30 >&2 || true
+    echo "debezium: the end of $logfile:" >&2
+    tail -c +"$from" "$logfile" | grep -v $'^\t*at ' | tail -n 15 >&2
     exit 1
   done
   if [ -n "$owner" ]; then
