@@ -267,7 +267,9 @@ func (c *Connector) LogTail(lines int) string {
 
 // Read reads topics from their start with client cl (its seed brokers set,
 // no group, no topics consumed yet) until done says the records read so
-// far, by topic, are enough, and returns them. It fails t, showing what it
+// far, by topic, are enough, and returns them. A client with a short
+// kgo.FetchMaxWait (250 ms, say) sees the last records sooner: with the
+// default 5 s, a read here sometimes lagged the topics by that much. It fails t, showing what it
 // read, if done does not say so within timeout.
 func Read(t testing.TB, cl *kgo.Client, topics []string, timeout time.Duration,
 	done func(map[string][]*kgo.Record) bool,

@@ -206,7 +206,7 @@ func TestSmoke(t *testing.T) {
 		kindsTopic: {"r", "r", "c", "u", "d", "-", "c", "c", "u"},
 		pairsTopic: {"r", "c", "c", "d", "-", "c", "t", "c"},
 	}
-	recs := debeziumtest.Read(t, broker.Client(t), []string{kindsTopic, pairsTopic}, 30*time.Second,
+	recs := debeziumtest.Read(t, broker.Client(t, kgo.FetchMaxWait(250*time.Millisecond)), []string{kindsTopic, pairsTopic}, 30*time.Second,
 		func(got map[string][]*kgo.Record) bool {
 			return len(got[kindsTopic]) >= len(want[kindsTopic]) && len(got[pairsTopic]) >= len(want[pairsTopic])
 		})
@@ -515,7 +515,7 @@ func TestRestart(t *testing.T) {
 		}
 		return ids
 	}
-	recs := debeziumtest.Read(t, broker.Client(t), []string{topic, dbz.TransactionTopic()}, 30*time.Second,
+	recs := debeziumtest.Read(t, broker.Client(t, kgo.FetchMaxWait(250*time.Millisecond)), []string{topic, dbz.TransactionTopic()}, 30*time.Second,
 		func(got map[string][]*kgo.Record) bool { return seen(got[topic])["6c"] > 0 })
 	got := seen(recs[topic])
 	// Debezium delivers at least once: after a kill it sends the last
