@@ -39,8 +39,9 @@ var (
 	bootstrap     = flag.String("bootstrap_servers", "localhost:9092", "Kafka brokers, host:port[,host:port...]")
 	topics        = flag.String("topics", "", "topics to read, comma-separated (or --topic_pattern)")
 	topicPattern  = flag.String("topic_pattern", "", "a regular expression over whole topic names: every topic it matches is read, also topics created while the job runs")
-	format        = flag.String("format", "json", "how records are encoded: json (one object per record)")
-	icebergTable  = flag.String("iceberg_table", kafkaiceberg.DefaultTable, "destination table of a topic's records, namespace.table; {topic} is the topic's name with characters a table name cannot hold as '_'")
+	format        = flag.String("format", "json", "how records are encoded: json (one object per record, a row of its topic's table) or debezium (Debezium's change events from Kafka Connect's JSON converter with schemas: each topic a database table's changes, applied to its table by key)")
+	icebergTable  = flag.String("iceberg_table", "", "destination table of a topic's records, namespace.table: a template over {topic} (the topic's name) and, for --format=debezium, the source table's {db}, {schema} and {table}, characters a table name cannot hold as '_'; default "+kafkaiceberg.DefaultTable+", for --format=debezium "+kafkaiceberg.DefaultDebeziumTable)
+	formatVersion = flag.Int("format_version", 3, "Iceberg format version of the tables --format=debezium creates: 3 (deletes as deletion vectors) or 2 (equality deletes)")
 	rejectedTable = flag.String("rejected_table", kafkaiceberg.DefaultRejectedTable, "the dead-letter table: records that cannot be decoded or do not fit their table, with topic, partition, offset, key, value and the reason")
 	mode          = flag.String("mode", "append", "append, or upsert (by --key): a record replaces its key's row")
 	key           = flag.String("key", "", "key columns of --mode=upsert, comma-separated")
@@ -84,6 +85,7 @@ func main() {
 		launch.Fatalf("kafka: %v", err)
 	}
 	plan, err := kafkaiceberg.Plan(ctx, cat, kafkaiceberg.PlanConfig{
+		Format: *format, FormatVersion: *formatVersion,
 		Catalog: cfg, Read: read, Table: *icebergTable, RejectedTable: *rejectedTable,
 		Mode: icebergio.Mode(*mode), Key: splitList(*key),
 		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second, WriterID: writer(),
@@ -162,8 +164,12 @@ func splitList(s string) []string {
 // checkFlags refuses values the job cannot run with, before any work.
 func checkFlags() error {
 	switch {
-	case *format != "json":
-		return fmt.Errorf("--format=%s: want json", *format)
+	case *format != kafkaiceberg.JSON && *format != kafkaiceberg.Debezium:
+		return fmt.Errorf("--format=%s: want json or debezium", *format)
+	case *format == kafkaiceberg.Debezium && (*mode != "append" || *key != ""):
+		return fmt.Errorf("--format=debezium applies each table's changes by its primary key: no --mode or --key")
+	case *formatVersion != 2 && *formatVersion != 3:
+		return fmt.Errorf("--format_version=%d: want 2 or 3", *formatVersion)
 	case *topics == "" && *topicPattern == "":
 		return fmt.Errorf("name the topics to read: --topics=a,b or --topic_pattern=REGEX")
 	case *topics != "" && *topicPattern != "":
@@ -182,11 +188,12 @@ func checkFlags() error {
 		return fmt.Errorf("--triggering_frequency_seconds=%d: want at least 1", *triggerSecs)
 	case *start != "earliest" && *start != "latest":
 		return fmt.Errorf("--start=%s: want earliest or latest", *start)
-	case !strings.Contains(*icebergTable, ".") || !strings.Contains(*rejectedTable, "."):
+	case *icebergTable != "" && !strings.Contains(*icebergTable, "."), !strings.Contains(*rejectedTable, "."):
 		return fmt.Errorf("--iceberg_table and --rejected_table are namespace.table")
-	case *topicPattern != "" && !strings.Contains(*icebergTable, "{topic}"):
+	case *topicPattern != "" && *icebergTable != "" && !strings.Contains(*icebergTable, "{topic}") &&
+		(*format != kafkaiceberg.Debezium || !strings.Contains(*icebergTable, "{table}")):
 		// One table for many topics would need their columns to agree.
-		return fmt.Errorf("--topic_pattern needs {topic} in --iceberg_table: each topic lands in a table of its own")
+		return fmt.Errorf("--topic_pattern needs {topic} (or, for --format=debezium, {table}) in --iceberg_table: each topic lands in a table of its own")
 	}
 	return nil
 }

@@ -63,6 +63,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"bootstrap_servers":            "localhost",
 			"topics":                       "a b",
 			"format":                       "avro",
+			"format_version":               "1",
 			"iceberg_table":                "events",
 			"rejected_table":               "rejected",
 			"mode":                         "merge",

@@ -121,6 +121,12 @@ type Options struct {
 	// are exact decimal text (see the package's type mapping).
 	VariableScaleDecimal *arrow.Decimal128Type
 	Allocator            memory.Allocator
+	// Accept, when set, is asked before a table's events start a batch of
+	// a new schema (the first, or a changed one): an error refuses each
+	// event of that schema, with the error as its reason, and the table
+	// keeps the schema it had. A sink that can take only some schemas
+	// (its table's) says so here, before any row is appended.
+	Accept func(Table, *arrow.Schema) error
 }
 
 // Decoder decodes change events into per-table batches. It is not safe
@@ -731,11 +737,16 @@ func (d *Decoder) setLayout(ts *tableState, rs *rowSchema) error {
 		arrow.Field{Name: d.opts.OpColumn, Type: arrow.BinaryTypes.String},
 		arrow.Field{Name: d.opts.OrderColumn, Type: arrow.PrimitiveTypes.Int64})
 	l.schema = arrow.NewSchema(fields, nil)
-	if old := ts.lay; old != nil {
-		if old.schema.Equal(l.schema) {
-			ts.lay = l // the same columns: the batch goes on
-			return nil
+	if old := ts.lay; old != nil && old.schema.Equal(l.schema) {
+		ts.lay = l // the same columns: the batch goes on
+		return nil
+	}
+	if d.opts.Accept != nil {
+		if err := d.opts.Accept(ts.id, l.schema); err != nil {
+			return &Error{Reason: err.Error()}
 		}
+	}
+	if old := ts.lay; old != nil {
 		for _, of := range old.schema.Fields() {
 			i, ok := rs.index[of.Name]
 			if !ok {

@@ -12,6 +12,7 @@
 package kafkaiceberg
 
 import (
+	"fmt"
 	"reflect"
 	"time"
 
@@ -41,10 +42,28 @@ type Table struct {
 	// it, or by an icebeam sink before: icebergio.CreatedByKey). Other
 	// tables' records with such fields are rejected.
 	Evolve bool
+	// Source is the database table a Debezium topic's changes are of
+	// (debezium.Table's text), and Key its key columns, the table's
+	// identifier fields.
+	Source string
+	Key    []string
 }
+
+// The formats of records Land decodes.
+const (
+	// JSON is one JSON object per record: a row of its topic's table.
+	JSON = "json"
+	// Debezium is Debezium's change events, as Kafka Connect's JSON
+	// converter writes them (with the schema envelope): each topic the
+	// changes of one database table, applied to its table in the order of
+	// the source's log (icebergio.Changes).
+	Debezium = "debezium"
+)
 
 // Config is what Land builds: Plan makes it.
 type Config struct {
+	// Format is JSON (default) or Debezium.
+	Format   string
 	Catalog  catalog.Config
 	Read     kafkaio.ReadConfig
 	Tables   []Table
@@ -54,6 +73,10 @@ type Config struct {
 	Key                 []string
 	TriggeringFrequency time.Duration
 	WriterID            string
+	// FormatVersion is the Iceberg format version of the tables of
+	// Debezium topics the job creates (default 3: deletes as deletion
+	// vectors; 2: equality deletes).
+	FormatVersion int
 }
 
 func init() {
@@ -67,7 +90,12 @@ func init() {
 func Land(s beam.Scope, cfg Config) beam.PCollection {
 	s = s.Scope("kafkaiceberg.Land")
 	records := kafkaio.Read(s, cfg.Read)
-	batches := beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
+	var batches beam.PCollection
+	if cfg.Format == Debezium {
+		batches = beam.ParDo(s, &debeziumFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
+	} else {
+		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
+	}
 	var results []beam.PCollection
 	for _, t := range append(cfg.Tables, cfg.Rejected) {
 		w := icebergio.Config{
@@ -77,7 +105,15 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 			WriterID:            cfg.WriterID,
 			Mode:                icebergio.Append,
 		}
-		if t.Topic != "" {
+		switch {
+		case t.Topic != "" && cfg.Format == Debezium:
+			w.Mode, w.Key, w.Op, w.Order = icebergio.Changes, t.Key, OpColumn, OrderColumn
+			v := cfg.FormatVersion
+			if v == 0 {
+				v = 3
+			}
+			w.Properties = map[string]string{"format-version": fmt.Sprint(v)}
+		case t.Topic != "":
 			w.Mode, w.Key = cfg.Mode, cfg.Key
 		}
 		sc, err := icebergio.DecodeSchema(t.Schema)

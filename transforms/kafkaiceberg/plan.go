@@ -23,13 +23,16 @@ import (
 
 // PlanConfig says what to land where.
 type PlanConfig struct {
+	// Format is JSON (default) or Debezium.
+	Format  string
 	Catalog catalog.Config
 	// Read names the cluster, the topics (or a pattern), security, where
 	// to start in partitions no table holds offsets of, and Bounded.
 	Read kafkaio.ReadConfig
 	// Table is the destination of a topic's records: a template over
-	// {topic} (characters a table name cannot hold become '_'); default
-	// "kafka.{topic}".
+	// {topic} and, for Debezium, the source table's {db}, {schema} and
+	// {table} (characters a table name cannot hold become '_'); default
+	// "kafka.{topic}", for Debezium "{schema}.{table}".
 	Table string
 	// RejectedTable gets the records that cannot be decoded or do not fit
 	// their table; default "kafka.rejected".
@@ -45,11 +48,15 @@ type PlanConfig struct {
 	// SampleRecords bounds the records read to infer the columns of a
 	// table that does not exist yet; default 1000.
 	SampleRecords int
+	// FormatVersion: see Config.
+	FormatVersion int
 }
 
 const (
 	// DefaultTable is PlanConfig.Table's default.
 	DefaultTable = "kafka.{topic}"
+	// DefaultDebeziumTable is PlanConfig.Table's default for Debezium.
+	DefaultDebeziumTable = "{schema}.{table}"
 	// DefaultRejectedTable is PlanConfig.RejectedTable's default.
 	DefaultRejectedTable = "kafka.rejected"
 )
@@ -69,6 +76,20 @@ var notInName = regexp.MustCompile(`[^A-Za-z0-9_]`)
 // first records (InferSchema); a streaming job waits for one to arrive,
 // a bounded one skips an empty topic.
 func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, error) {
+	switch pc.Format {
+	case "":
+		pc.Format = JSON
+	case JSON:
+	case Debezium:
+		if pc.Mode != "" && pc.Mode != icebergio.Append {
+			return Config{}, fmt.Errorf("kafkaiceberg: format %s applies changes by their tables' keys: no mode %q", pc.Format, pc.Mode)
+		}
+		if pc.Table == "" {
+			pc.Table = DefaultDebeziumTable
+		}
+	default:
+		return Config{}, fmt.Errorf("kafkaiceberg: format %q (want %q or %q)", pc.Format, JSON, Debezium)
+	}
 	if pc.Table == "" {
 		pc.Table = DefaultTable
 	}
@@ -102,7 +123,8 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 	if err != nil {
 		return Config{}, err
 	}
-	cfg := Config{Catalog: pc.Catalog, Read: pc.Read, Mode: pc.Mode, Key: pc.Key, TriggeringFrequency: pc.TriggeringFrequency, WriterID: pc.WriterID}
+	cfg := Config{Format: pc.Format, Catalog: pc.Catalog, Read: pc.Read, Mode: pc.Mode, Key: pc.Key, TriggeringFrequency: pc.TriggeringFrequency,
+		WriterID: pc.WriterID, FormatVersion: pc.FormatVersion}
 	cfg.Rejected, err = loadTable(ctx, cat, "", pc.RejectedTable, pc.WriterID)
 	if err != nil {
 		return Config{}, err
@@ -114,6 +136,21 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 	}
 	seen := map[string]string{}
 	for _, topic := range topics {
+		if pc.Format == Debezium {
+			t, ok, err := planDebezium(ctx, cat, k, pc, topic)
+			if err != nil {
+				return Config{}, err
+			}
+			if !ok {
+				continue
+			}
+			if other, ok := seen[t.Name]; ok {
+				return Config{}, fmt.Errorf("kafkaiceberg: topics %s and %s both land in table %s: name {topic}, or {db}, {schema} and {table}, in --iceberg_table", other, topic, t.Name)
+			}
+			seen[t.Name] = topic
+			cfg.Tables = append(cfg.Tables, t)
+			continue
+		}
 		name := TableName(pc.Table, topic)
 		if other, ok := seen[name]; ok {
 			return Config{}, fmt.Errorf("kafkaiceberg: topics %s and %s both land in table %s: name {topic} in --iceberg_table", other, topic, name)
@@ -125,9 +162,13 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		}
 		t.Evolve = t.Evolve && pc.Mode == icebergio.Append
 		if !t.Exists {
-			sample, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded)
+			recs, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded, false)
 			if err != nil {
 				return Config{}, err
+			}
+			sample := make([][]byte, len(recs))
+			for i, r := range recs {
+				sample[i] = r.Value
 			}
 			if len(sample) == 0 {
 				log.Printf("kafkaiceberg: topic %s is empty and table %s does not exist: nothing to land", topic, name)
@@ -240,9 +281,10 @@ func (k *kafka) topics(ctx context.Context, cfg kafkaio.ReadConfig) ([]string, e
 	return out, nil
 }
 
-// sample reads up to n records of topic from its oldest, committed ones
-// only; with wait, it waits for a first one to arrive.
-func (k *kafka) sample(ctx context.Context, topic string, n int, wait bool) ([][]byte, error) {
+// sample reads up to n records of topic from its oldest, or with newest
+// about n from its newest, committed ones only; with wait, it waits for a
+// first one to arrive.
+func (k *kafka) sample(ctx context.Context, topic string, n int, wait, newest bool) ([]*kgo.Record, error) {
 	starts, err := k.adm.ListStartOffsets(ctx, topic)
 	if err == nil {
 		err = starts.Error()
@@ -260,10 +302,14 @@ func (k *kafka) sample(ctx context.Context, topic string, n int, wait bool) ([][
 	from := map[int32]kgo.Offset{}
 	left := 0
 	starts.Each(func(o kadm.ListedOffset) {
-		from[o.Partition] = kgo.NewOffset().At(o.Offset)
+		at := o.Offset
 		if e, ok := ends.Lookup(topic, o.Partition); ok && e.Offset > o.Offset {
 			left++
+			if newest {
+				at = max(at, e.Offset-int64(n/max(len(starts[topic]), 1))-1)
+			}
 		}
+		from[o.Partition] = kgo.NewOffset().At(at)
 	})
 	if left == 0 && !wait {
 		return nil, nil
@@ -278,7 +324,7 @@ func (k *kafka) sample(ctx context.Context, topic string, n int, wait bool) ([][
 		return nil, err
 	}
 	defer cl.Close()
-	var out [][]byte
+	var out []*kgo.Record
 	next := time.Now()
 	for len(out) < n {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -287,7 +333,7 @@ func (k *kafka) sample(ctx context.Context, topic string, n int, wait bool) ([][
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		fs.EachRecord(func(r *kgo.Record) { out = append(out, r.Value) })
+		fs.EachRecord(func(r *kgo.Record) { out = append(out, r) })
 		if len(out) > 0 && fs.NumRecords() == 0 {
 			break // caught up
 		}

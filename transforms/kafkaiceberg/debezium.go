@@ -1,0 +1,370 @@
+package kafkaiceberg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	icecatalog "github.com/apache/iceberg-go/catalog"
+
+	"github.com/icebeam/icebeam/transforms/debezium"
+	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/kafkaio"
+)
+
+// The op and order columns of Debezium's batches (debezium.Options),
+// icebergio's Config.Op and Config.Order: not written to the tables.
+const (
+	OpColumn    = "__op"
+	OrderColumn = "__order"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, kafkaio.Record, func(string, []byte), error](&debeziumFn{})
+}
+
+// debeziumFlushEvents is how many change events the decode step gathers
+// before it sends their batches on, besides at the end of each bundle.
+const debeziumFlushEvents = 1 << 16
+
+// debeziumFn turns Debezium change events into batches of changes of
+// their tables (icebergio's Changes mode: the row, its op and its order in
+// the source's log), each tagged with the offsets it covers, and events
+// that cannot be applied into rows of the rejected table. An event below
+// the offsets its table held when the job started has landed before, and
+// is dropped.
+//
+// A table's batches must have the columns the job's sink of the table
+// declares (Table.Schema, the newest schema the topic held when the job
+// was planned): events of a schema with columns it lacks, or of another
+// type, are rejected with the reason (start the job again to take the
+// new columns), and columns the events lack (dropped in the source, or
+// not there yet in older events) land as nulls.
+type debeziumFn struct {
+	Tables   []Table
+	Rejected Table
+
+	byTopic  map[string]*dest
+	bySource map[string]*dest
+	declared map[*arrow.Schema]bool // batch schemas checked against their table's
+	rejected *dest
+	dec      *debezium.Decoder
+	probe    *debezium.Decoder // for events landed before: would they be rejected?
+	events   int
+	// truncates are the orders of the truncates decoded since the last
+	// flush, by source table, in order: the decoder's truncate batches
+	// carry none.
+	truncates map[string][]int64
+}
+
+func (f *debeziumFn) Setup() error {
+	f.byTopic, f.bySource = map[string]*dest{}, map[string]*dest{}
+	for _, t := range f.Tables {
+		d, err := newDest(t)
+		if err != nil {
+			return err
+		}
+		f.byTopic[t.Topic] = d
+		f.bySource[t.Source] = d
+	}
+	var err error
+	if f.rejected, err = newDest(f.Rejected); err != nil {
+		return err
+	}
+	f.rejected.rows = newRowDecoder(f.Rejected.Name, f.rejected.schema, false)
+	f.declared = map[*arrow.Schema]bool{}
+	f.truncates = map[string][]int64{}
+	f.dec = debezium.NewDecoder(f.options())
+	f.probe = debezium.NewDecoder(f.options())
+	return nil
+}
+
+func (f *debeziumFn) options() debezium.Options {
+	return debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn, Accept: f.accept}
+}
+
+// accept says whether the batches of a table's events of schema sc fit
+// the table's sink: its columns are the sink's, with their types, and
+// those it lacks are optional there.
+func (f *debeziumFn) accept(t debezium.Table, sc *arrow.Schema) error {
+	d := f.bySource[t.String()]
+	if d == nil {
+		return fmt.Errorf("table %s is not one this job lands: one source table per topic", t)
+	}
+	for _, c := range sc.Fields() {
+		i := d.schema.FieldIndices(c.Name)
+		if len(i) != 1 {
+			return fmt.Errorf("column %s (%s) is not a column of table %s as this job writes it: the source added it after the job started (start the job again to add it)", c.Name, c.Type, d.t.Name)
+		}
+		if w := d.schema.Field(i[0]); !arrow.TypeEqual(w.Type, c.Type) {
+			return fmt.Errorf("column %s is %s in the source and %s in table %s as this job writes it: the source changed it after the job started (start the job again to take it, if it is a widening)", c.Name, c.Type, w.Type, d.t.Name)
+		}
+	}
+	for _, w := range d.schema.Fields() {
+		if !sc.HasField(w.Name) && !w.Nullable {
+			return fmt.Errorf("required column %s of table %s is not in the source's row", w.Name, d.t.Name)
+		}
+	}
+	return nil
+}
+
+func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
+	rj := f.rejected
+	d := f.byTopic[r.Topic]
+	if d == nil {
+		part := rj.part(r.Topic, r.Partition)
+		if r.Offset >= rj.t.Offsets[part] {
+			rj.cover(part, r.Offset)
+			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic))
+		}
+		return f.flushRejected(emit, false)
+	}
+	part := d.part(r.Topic, r.Partition)
+	land := r.Offset >= d.t.Offsets[part]
+	check := r.Offset >= rj.t.Offsets[part]
+	if !land && !check {
+		return nil
+	}
+	m := debezium.Message{Key: r.Key, Value: r.Value, Where: r.Position(), Offset: r.Offset}
+	dec := f.dec
+	if !land {
+		// Landed in its table before: decoded only to know whether the
+		// rejected table, which did not get it yet, must.
+		dec = f.probe
+	}
+	ev, err := dec.Decode(m)
+	if land {
+		d.cover(part, r.Offset)
+		if err == nil && ev.Op == debezium.OpTruncate {
+			f.truncates[ev.Table.String()] = append(f.truncates[ev.Table.String()], ev.Order)
+		}
+	}
+	if check {
+		rj.cover(part, r.Offset)
+		if err != nil {
+			var de *debezium.Error
+			why := err.Error()
+			if errors.As(err, &de) {
+				why = strings.TrimPrefix(why, de.Where+": ")
+			}
+			rj.reject(r, why)
+		}
+	}
+	if !land {
+		for _, b := range f.probe.Flush() {
+			if b.Record != nil {
+				b.Record.Release()
+			}
+		}
+	}
+	if f.events++; f.events >= debeziumFlushEvents {
+		if err := f.flush(emit); err != nil {
+			return err
+		}
+	}
+	return f.flushRejected(emit, false)
+}
+
+func (f *debeziumFn) FinishBundle(ctx context.Context, emit func(string, []byte)) error {
+	if err := f.flush(emit); err != nil {
+		return err
+	}
+	return f.flushRejected(emit, true)
+}
+
+func (f *debeziumFn) Teardown() {
+	if f.dec != nil {
+		f.dec.Release()
+		f.probe.Release()
+	}
+}
+
+func (f *debeziumFn) flushRejected(emit func(string, []byte), all bool) error {
+	if all || f.rejected.rows.rows() >= jobRecords {
+		return f.rejected.flush(emit)
+	}
+	return nil
+}
+
+// flush sends the batches decoded so far on, each table's last one with
+// the offsets its events cover (a table's batches travel in order, in
+// this bundle), and the offsets alone of tables without a batch.
+func (f *debeziumFn) flush(emit func(string, []byte)) error {
+	f.events = 0
+	batches := f.dec.Flush()
+	last := map[*dest]int{}
+	for i, b := range batches {
+		if d := f.bySource[b.Table.String()]; d != nil {
+			last[d] = i
+		}
+	}
+	for i, b := range batches {
+		d := f.bySource[b.Table.String()]
+		if d == nil {
+			// accept refuses other tables' schemas: none of their rows
+			// reach a batch.
+			return fmt.Errorf("kafkaiceberg: a batch of table %s, which the job does not land", b.Table)
+		}
+		rec := b.Record
+		var err error
+		if b.Truncate {
+			src := b.Table.String()
+			order := f.truncates[src][0]
+			f.truncates[src] = f.truncates[src][1:]
+			rec, err = truncateRow(d.schema, order)
+		} else {
+			rec, err = withColumns(rec, d.schema)
+			b.Record.Release()
+		}
+		if err != nil {
+			return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
+		}
+		var ranges map[string]icebergio.SourceRange
+		if last[d] == i {
+			ranges, d.ranges = d.ranges, nil
+		}
+		enc, err := icebergio.EncodeRecordsFrom(rec, ranges)
+		rec.Release()
+		if err != nil {
+			return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
+		}
+		emit(d.t.Name, enc)
+	}
+	for _, d := range f.byTopic {
+		if err := d.flushRanges(emit); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flushRanges sends d's offsets alone, when no batch took them.
+func (d *dest) flushRanges(emit func(string, []byte)) error {
+	if len(d.ranges) == 0 {
+		return nil
+	}
+	rec := array.NewRecordBatch(d.schema, emptyColumns(d.schema), 0)
+	defer rec.Release()
+	b, err := icebergio.EncodeRecordsFrom(rec, d.ranges)
+	if err != nil {
+		return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
+	}
+	d.ranges = nil
+	emit(d.t.Name, b)
+	return nil
+}
+
+func emptyColumns(sc *arrow.Schema) []arrow.Array {
+	cols := make([]arrow.Array, sc.NumFields())
+	for i, f := range sc.Fields() {
+		cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, 0)
+	}
+	return cols
+}
+
+// withColumns is rec with the columns of sc it lacks, as nulls (accept
+// has checked that they are optional), in sc's order.
+func withColumns(rec arrow.RecordBatch, sc *arrow.Schema) (arrow.RecordBatch, error) {
+	if rec.Schema().Equal(sc) {
+		rec.Retain()
+		return rec, nil
+	}
+	n := int(rec.NumRows())
+	cols := make([]arrow.Array, sc.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i, f := range sc.Fields() {
+		if j := rec.Schema().FieldIndices(f.Name); len(j) == 1 {
+			cols[i] = rec.Column(j[0])
+			cols[i].Retain()
+			continue
+		}
+		if !f.Nullable {
+			return nil, fmt.Errorf("the changes lack required column %s", f.Name)
+		}
+		cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, n)
+	}
+	return array.NewRecordBatch(sc, cols, int64(n)), nil
+}
+
+// truncateRow is a change of schema sc that truncates its table at order:
+// op t, zero values and nulls elsewhere.
+func truncateRow(sc *arrow.Schema, order int64) (arrow.RecordBatch, error) {
+	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
+	defer b.Release()
+	for i, f := range sc.Fields() {
+		switch {
+		case f.Name == OpColumn:
+			b.Field(i).(*array.StringBuilder).Append(string(debezium.OpTruncate))
+		case f.Name == OrderColumn:
+			b.Field(i).(*array.Int64Builder).Append(order)
+		case f.Nullable:
+			b.Field(i).AppendNull()
+		default:
+			b.Field(i).AppendEmptyValue()
+		}
+	}
+	return b.NewRecordBatch(), nil
+}
+
+// planDebezium is the table of a Debezium topic: the source table its
+// newest change events are of, their columns (the newest schema the topic
+// holds) and key. ok is false for a topic without a change event yet (a
+// streaming job waits for one).
+func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc PlanConfig, topic string) (t Table, ok bool, err error) {
+	recs, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded, true)
+	if err != nil {
+		return t, false, err
+	}
+	dec := debezium.NewDecoder(debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn})
+	defer dec.Release()
+	var (
+		src  debezium.Table
+		sc   *arrow.Schema
+		keys []string
+	)
+	for _, r := range recs {
+		if _, err := dec.Decode(debezium.Message{Key: r.Key, Value: r.Value, Offset: r.Offset,
+			Where: fmt.Sprintf("%s/%d/%d", r.Topic, r.Partition, r.Offset)}); err != nil {
+			continue // rejected when the job reads it
+		}
+		for _, b := range dec.Flush() {
+			if b.Record == nil {
+				continue
+			}
+			if sc != nil && b.Table != src {
+				b.Record.Release()
+				return t, false, fmt.Errorf("kafkaiceberg: topic %s holds changes of tables %s and %s: one table per topic", topic, src, b.Table)
+			}
+			src, sc, keys = b.Table, b.Record.Schema(), b.Keys
+			b.Record.Release()
+		}
+	}
+	if sc == nil {
+		log.Printf("kafkaiceberg: topic %s holds no change event to take its table's columns from: nothing to land", topic)
+		return t, false, nil
+	}
+	if len(keys) == 0 {
+		return t, false, fmt.Errorf("kafkaiceberg: topic %s: table %s has no primary key (its events have no record key): changes cannot be applied to a row", topic, src)
+	}
+	name := TableName(strings.NewReplacer("{db}", src.DB, "{schema}", src.Schema, "{table}", src.Table).Replace(pc.Table), topic)
+	if t, err = loadTable(ctx, cat, topic, name, pc.WriterID); err != nil {
+		return t, false, err
+	}
+	t.Evolve, t.Source, t.Key = false, src.String(), keys
+	if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
+		return t, false, err
+	}
+	return t, true, nil
+}
