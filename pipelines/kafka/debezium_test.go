@@ -42,9 +42,11 @@ var pgTables = []struct {
 			tod time, uid uuid, doc jsonb, raw bytea, small smallint, name text)`,
 		read: `SELECT id::text, amount::text, to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.US'),
 			to_char(at_tz AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US'), day::text,
-			(extract(epoch FROM tod) * 1000000)::bigint::text, uid::text, doc::text, encode(raw, 'hex'), small::text, name
+			(extract(epoch FROM tod) * 1000000)::bigint::text, uid::text, doc::text, encode(raw, 'hex'), small::text, name,
+			note, extra::text
 			FROM kinds ORDER BY id`,
-		cols: []string{"id", "amount", "at", "at_tz", "day", "tod", "uid", "doc", "raw", "small", "name"},
+		// note and extra are added while the changes stream.
+		cols: []string{"id", "amount", "at", "at_tz", "day", "tod", "uid", "doc", "raw", "small", "name", "note", "extra"},
 	},
 	{
 		name: "pairs",
@@ -155,22 +157,56 @@ func TestDebeziumIntoTables(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("the streaming run after SIGINT: %v\n%s", err, launchtest.Tail(out.String()))
 	}
-	changes(t, pg, rng, 60, &next)
-	pg.Exec(t, "INSERT INTO marker VALUES (1)")
-	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Bootstrap()), kgo.FetchMaxWait(250*time.Millisecond))
-	if err != nil {
+	// A column added while no job runs: the next run takes it.
+	changes(t, pg, rng, 30, &next)
+	pg.Exec(t, "ALTER TABLE kinds ADD COLUMN note text")
+	changes(t, pg, rng, 30, &next)
+	pg.Exec(t, "UPDATE kinds SET note = 'n' || id WHERE id % 3 = 0")
+	bounded := func(marker int) {
+		t.Helper()
+		pg.Exec(t, fmt.Sprintf("INSERT INTO marker VALUES (%d)", marker))
+		cl, err := kgo.NewClient(kgo.SeedBrokers(b.Bootstrap()), kgo.FetchMaxWait(250*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cl.Close()
+		debeziumtest.Read(t, cl, []string{dbz.Topic("public", "marker")}, time.Minute, func(got map[string][]*kgo.Record) bool {
+			return len(got[dbz.Topic("public", "marker")]) == marker+1
+		})
+		got, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, append(args, "--bounded")...)
+		if err != nil {
+			t.Fatalf("the bounded run: %v\n%s", err, launchtest.Tail(got))
+		}
+		t.Logf("%s", launchtest.Tail(got))
+	}
+	bounded(1)
+
+	// A column added while a job runs: the job stops, saying why; the
+	// next run takes it.
+	cmd = exec.Command(pipelineBin.Path(t), args...)
+	cmd.Dir = dir
+	out = &syncbuf.Buffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
-	debeziumtest.Read(t, cl, []string{dbz.Topic("public", "marker")}, time.Minute, func(got map[string][]*kgo.Record) bool {
-		return len(got[dbz.Topic("public", "marker")]) == 2
-	})
-
-	got, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, append(args, "--bounded")...)
-	if err != nil {
-		t.Fatalf("the bounded run: %v\n%s", err, launchtest.Tail(got))
+	defer cmd.Process.Kill()
+	changes(t, pg, rng, 20, &next)
+	pg.Exec(t, "ALTER TABLE kinds ADD COLUMN extra int")
+	changes(t, pg, rng, 20, &next)
+	pg.Exec(t, "UPDATE kinds SET extra = id * 7 WHERE id % 2 = 0")
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err == nil || !strings.Contains(out.String(), "start the job again to add it") {
+			t.Fatalf("the run that met a new column: %v, want a failure that says to start again:\n%s", err, launchtest.Tail(out.String()))
+		}
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("the run that met a new column is still running after 2 minutes:\n%s", launchtest.Tail(out.String()))
 	}
-	t.Logf("%s", launchtest.Tail(got))
+	bounded(2)
+
 	for _, tb := range pgTables {
 		var want []string
 		for _, r := range pg.Query(t, tb.read) {

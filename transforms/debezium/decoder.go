@@ -741,11 +741,6 @@ func (d *Decoder) setLayout(ts *tableState, rs *rowSchema) error {
 		ts.lay = l // the same columns: the batch goes on
 		return nil
 	}
-	if d.opts.Accept != nil {
-		if err := d.opts.Accept(ts.id, l.schema); err != nil {
-			return &Error{Reason: err.Error()}
-		}
-	}
 	if old := ts.lay; old != nil {
 		for _, of := range old.schema.Fields() {
 			i, ok := rs.index[of.Name]
@@ -757,6 +752,11 @@ func (d *Decoder) setLayout(ts *tableState, rs *rowSchema) error {
 				oc := old.rs.cols[old.rs.index[of.Name]]
 				return &Error{Column: of.Name, Reason: fmt.Sprintf("type changed from %s (%s) to %s (%s), which the table cannot take: not a widening", of.Type, oc.source, nf.Type, rs.cols[i].source)}
 			}
+		}
+	}
+	if d.opts.Accept != nil {
+		if err := d.opts.Accept(ts.id, l.schema); err != nil {
+			return &Error{Reason: err.Error()}
 		}
 	}
 	d.cut(ts)

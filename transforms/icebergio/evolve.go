@@ -156,9 +156,10 @@ func (s *sink) mayEvolve(tbl *table.Table) bool {
 	return tbl.Properties()[CreatedByKey] != ""
 }
 
-// fitSchema makes tbl's schema take the rows, committing one schema update
-// before any data file is written, and returns the table as the files must
-// be written for. Two writers that race to make the same change both
+// fitSchema makes tbl's schema take the rows (their columns as the sink
+// writes them: not Changes' Op), committing one schema update before any
+// data file is written, and returns the table as the files must be written
+// for. Two writers that race to make the same change both
 // succeed: the loser's update is refused (it asserts the schema it
 // started from), and on the reloaded table there is nothing left to do.
 func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, tbl *table.Table) (*table.Table, error) {
@@ -172,7 +173,7 @@ func (s *sink) fitSchema(ctx context.Context, deadline time.Time, dest string, t
 		Name:  "icebergio: table " + dest,
 		Base:  tbl,
 		Stage: func(ctx context.Context, tbl *table.Table, tx *table.Transaction, _ int) (err error) {
-			if changes, err = schemaChanges(tbl.Metadata(), s.rows.Iceberg); err != nil {
+			if changes, err = schemaChanges(tbl.Metadata(), s.table.schema); err != nil {
 				return fmt.Errorf("the rows (%s) do not fit: %w", s.rows, err)
 			}
 			if len(changes) == 0 {

@@ -537,11 +537,19 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	deadline := start.Add(s.retryFor())
 	res := CommitResult{Table: dest}
 	var tbl *table.Table
+	var created bool
 	if err := s.retry(ctx, deadline, dest, "loading the table", func() (err error) {
-		tbl, _, err = s.loadOrCreate(ctx, dest)
+		tbl, created, err = s.loadOrCreate(ctx, dest)
 		return err
 	}); err != nil {
 		return res, err
+	}
+	if !created {
+		// Columns the source added since the table was made.
+		var err error
+		if tbl, err = s.fitSchema(ctx, deadline, dest, tbl); err != nil {
+			return res, err
+		}
 	}
 	keys, keyIDs, err := s.keyColumns(dest, tbl)
 	if err != nil {

@@ -42,10 +42,13 @@ const debeziumFlushEvents = 1 << 16
 //
 // A table's batches must have the columns the job's sink of the table
 // declares (Table.Schema, the newest schema the topic held when the job
-// was planned): events of a schema with columns it lacks, or of another
-// type, are rejected with the reason (start the job again to take the
-// new columns), and columns the events lack (dropped in the source, or
-// not there yet in older events) land as nulls.
+// was planned). Columns the events lack (dropped in the source, or not
+// there yet in older events) land as nulls; a column of another type
+// rejects its events, with the reason. A column the source added after
+// the job started fails the job, with the reason, before any of its
+// table's events of that schema is decoded: started again, the job takes
+// the new schema (Plan reads the newest events) and its first commit to
+// the table adds the column.
 type debeziumFn struct {
 	Tables   []Table
 	Rejected Table
@@ -57,6 +60,9 @@ type debeziumFn struct {
 	dec      *debezium.Decoder
 	probe    *debezium.Decoder // for events landed before: would they be rejected?
 	events   int
+	// added is why the job must start again: a source table added a
+	// column its table, as the job writes it, lacks.
+	added error
 	// truncates are the orders of the truncates decoded since the last
 	// flush, by source table, in order: the decoder's truncate batches
 	// carry none.
@@ -100,7 +106,8 @@ func (f *debeziumFn) accept(t debezium.Table, sc *arrow.Schema) error {
 	for _, c := range sc.Fields() {
 		i := d.schema.FieldIndices(c.Name)
 		if len(i) != 1 {
-			return fmt.Errorf("column %s (%s) is not a column of table %s as this job writes it: the source added it after the job started (start the job again to add it)", c.Name, c.Type, d.t.Name)
+			f.added = fmt.Errorf("kafkaiceberg: table %s: its source %s has column %s (%s), which it did not have when the job started: start the job again to add it to the table (it resumes after what has landed)", d.t.Name, t, c.Name, c.Type)
+			return f.added
 		}
 		if w := d.schema.Field(i[0]); !arrow.TypeEqual(w.Type, c.Type) {
 			return fmt.Errorf("column %s is %s in the source and %s in table %s as this job writes it: the source changed it after the job started (start the job again to take it, if it is a widening)", c.Name, c.Type, w.Type, d.t.Name)
@@ -139,6 +146,11 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 		dec = f.probe
 	}
 	ev, err := dec.Decode(m)
+	if f.added != nil {
+		// Not a record's fault: every record of the table from here on
+		// has the column. The job stops, having landed what came before.
+		return f.added
+	}
 	if land {
 		d.cover(part, r.Offset)
 		if err == nil && ev.Op == debezium.OpTruncate {
