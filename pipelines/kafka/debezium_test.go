@@ -207,12 +207,20 @@ func TestDebeziumIntoTables(t *testing.T) {
 	}
 	bounded(2)
 
+	requireTablesEqualPostgres(t, pg, cfg.URI)
+}
+
+// requireTablesEqualPostgres checks that each of pgTables' Iceberg tables
+// (public.NAME) holds PostgreSQL's rows, value for value, is format v3
+// without equality deletes, and that nothing was rejected.
+func requireTablesEqualPostgres(t *testing.T, pg *pgtest.Server, uri string) {
+	t.Helper()
 	for _, tb := range pgTables {
 		var want []string
 		for _, r := range pg.Query(t, tb.read) {
 			want = append(want, rowText(r))
 		}
-		tbl := loadTable(t, cfg.URI, "public."+tb.name)
+		tbl := loadTable(t, uri, "public."+tb.name)
 		if v := tbl.Metadata().Version(); v != 3 {
 			t.Errorf("table public.%s is format v%d, want 3", tb.name, v)
 		}
@@ -227,7 +235,7 @@ func TestDebeziumIntoTables(t *testing.T) {
 			t.Errorf("table public.%s: %d rows, PostgreSQL %d; first differences:\n%s", tb.name, len(have), len(want), firstDiffs(have, want))
 		}
 	}
-	if rejected, err := openTable(t, cfg.URI, "kafka.rejected"); err == nil {
+	if rejected, err := openTable(t, uri, "kafka.rejected"); err == nil {
 		if vals := scanStrings(t, rejected, "reason"); len(vals) > 0 {
 			t.Errorf("rejected: %q", vals)
 		}

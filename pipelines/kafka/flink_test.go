@@ -1,14 +1,20 @@
 package main
 
 import (
+	"context"
+	"math/rand/v2"
 	"os/exec"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/internal/debeziumtest"
 	"github.com/icebeam/icebeam/internal/faulttest"
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/kafkatest"
+	"github.com/icebeam/icebeam/internal/launch"
+	"github.com/icebeam/icebeam/internal/pgtest"
 )
 
 // The issue's judgement on a runner that distributes and retries: the
@@ -84,4 +90,69 @@ func flinkRun(t *testing.T, fault faulttest.Fault) {
 		js.Count("Completed checkpoint"), js.Count("Restoring job"))
 	faulttest.RequireEachSeqOnce(t, f.URL, f.Tokens.Credential(), name, produced)
 	f.Check(t)
+}
+
+// The databases-in judgement on a runner that distributes and retries:
+// PostgreSQL changes captured by Debezium's connector, landed by
+// --format=debezium on Beam's Flink runner at parallelism 2 with
+// checkpoints every 5 s, changes arriving in bursts, and the broker
+// stopped for 15 s and started again while the job runs: every table
+// equals PostgreSQL's rows.
+func TestFlinkDebezium(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a Flink job server, a broker, PostgreSQL and Debezium")
+	}
+	debeziumtest.SkipUnlessJava(t)
+	b := kafkatest.Start(t)
+	pg := pgtest.Start(t)
+	for _, tb := range pgTables {
+		pg.Exec(t, tb.ddl)
+	}
+	pg.Exec(t, "ALTER TABLE kinds ADD COLUMN note text", "ALTER TABLE kinds ADD COLUMN extra int", "INSERT INTO marker VALUES (0)")
+	rng := rand.New(rand.NewPCG(11, 3))
+	next := 0
+	changes(t, pg, rng, 40, &next)
+	debeziumtest.StartWith(t, b.Bootstrap(), pg, debeziumtest.Options{Prefix: "fl"})
+	cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	bin := pipelineBin.Path(t)
+	pool := jobservertest.StartWorkerPool(t, bin)
+	js := jobservertest.Start(t, "flink", "execution.checkpointing.interval: 5s")
+	cmd := exec.Command(bin, "--runner=flink", "--endpoint="+js.Endpoint,
+		"--environment_type=EXTERNAL", "--environment_config="+pool.Addr,
+		"--catalog_uri="+cfg.URI, "--bootstrap_servers="+b.Bootstrap(), `--topic_pattern=fl\.public\..*`,
+		"--format=debezium", "--triggering_frequency_seconds=5", "--duration=100s")
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		time.Sleep(15 * time.Second)
+		for range 3 {
+			changes(t, pg, rng, 30, &next)
+			time.Sleep(3 * time.Second)
+		}
+		b.Stop(t)
+		t.Log("broker stopped")
+		// Debezium's producer holds the changes made meanwhile.
+		changes(t, pg, rng, 30, &next)
+		time.Sleep(15 * time.Second)
+		b.StartAgain(t)
+		t.Log("broker started again")
+		for range 4 {
+			changes(t, pg, rng, 30, &next)
+			time.Sleep(2 * time.Second)
+		}
+	}()
+	start := time.Now()
+	_, err = js.Run(t, 6*time.Minute, cmd)
+	wg.Wait()
+	if err != nil {
+		t.Fatalf("kafka --format=debezium on Flink: %v", err)
+	}
+	t.Logf("kafka --format=debezium on Flink: %v, %d completed checkpoints, %d job restarts", time.Since(start).Round(time.Second),
+		js.Count("Completed checkpoint"), js.Count("Restoring job"))
+	requireTablesEqualPostgres(t, pg, cfg.URI)
 }
