@@ -123,18 +123,10 @@ func (f *debeziumFn) accept(t debezium.Table, sc *arrow.Schema) error {
 
 func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
 	rj := f.rejected
-	d := f.byTopic[r.Topic]
+	d, part, land, check := route(f.byTopic, rj, r)
 	if d == nil {
-		part := rj.part(r.Topic, r.Partition)
-		if r.Offset >= rj.t.Offsets[part] {
-			rj.cover(part, r.Offset)
-			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic))
-		}
 		return f.flushRejected(emit, false)
 	}
-	part := d.part(r.Topic, r.Partition)
-	land := r.Offset >= d.t.Offsets[part]
-	check := r.Offset >= rj.t.Offsets[part]
 	if !land && !check {
 		return nil
 	}

@@ -43,6 +43,25 @@ type decodeFn struct {
 	sem      chan struct{}
 }
 
+// route finds r's table, and says whether the table gets it (it is at or
+// above the table's offsets) and whether the rejected table must know if
+// it fits (at or above the rejected table's: a record that landed in its
+// table before may have been refused). A record of a topic without a
+// table goes to the rejected table, saying why, and d is nil.
+func route(byTopic map[string]*dest, rj *dest, r kafkaio.Record) (d *dest, part string, land, check bool) {
+	d = byTopic[r.Topic]
+	if d == nil {
+		part = rj.part(r.Topic, r.Partition)
+		if r.Offset >= rj.t.Offsets[part] {
+			rj.cover(part, r.Offset)
+			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table and land its records there from the start)", r.Topic))
+		}
+		return nil, part, false, false
+	}
+	part = d.part(r.Topic, r.Partition)
+	return d, part, r.Offset >= d.t.Offsets[part], r.Offset >= rj.t.Offsets[part]
+}
+
 // dest is a table's batch in the making.
 type dest struct {
 	t Table
@@ -96,21 +115,10 @@ func (f *decodeFn) Setup() error {
 }
 
 func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
-	rj := f.rejected
-	d := f.byTopic[r.Topic]
+	d, part, land, check := route(f.byTopic, f.rejected, r)
 	if d == nil {
-		part := rj.part(r.Topic, r.Partition)
-		if r.Offset >= rj.t.Offsets[part] {
-			rj.cover(part, r.Offset)
-			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table)", r.Topic))
-		}
 		return f.flushRejected(emit, false)
 	}
-	part := d.part(r.Topic, r.Partition)
-	land := r.Offset >= d.t.Offsets[part]
-	// Landed in its table before, unless it was refused: the rejected
-	// table, which did not get it yet, must know which.
-	check := r.Offset >= rj.t.Offsets[part]
 	if !land && !check {
 		return nil
 	}
