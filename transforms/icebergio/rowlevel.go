@@ -466,11 +466,50 @@ func appendKeyOf(dst []byte, keys []arrow.Array, names []string, r int) ([]byte,
 			v := a.Value(r)
 			dst = binary.AppendUvarint(dst, uint64(len(v)))
 			dst = append(dst, v...)
+		case *array.Time64:
+			dst = binary.BigEndian.AppendUint64(dst, uint64(a.Value(r)))
+		case *array.Decimal128, *array.Decimal64, *array.Decimal32:
+			// The unscaled value as 16 bytes, whatever width holds it:
+			// a column's scale is fixed, and a precision widened later
+			// (or read back from a file as another width) keeps its keys.
+			hi, lo := decimalWords(a, r)
+			dst = binary.BigEndian.AppendUint64(dst, uint64(hi))
+			dst = binary.BigEndian.AppendUint64(dst, lo)
+		case *array.FixedSizeBinary:
+			// Fixed width for the column: no length needed to keep the
+			// encoding prefix-free.
+			dst = append(dst, a.Value(r)...)
+		case array.ExtensionArray:
+			// A uuid is its 16 bytes, as incoming rows carry it (arrow.uuid)
+			// and as a data file may read back (fixed_size_binary[16]
+			// when the reader does not know the extension).
+			st, ok := a.Storage().(*array.FixedSizeBinary)
+			if !ok || a.ExtensionType().ExtensionName() != "arrow.uuid" {
+				return dst, fmt.Errorf("key column %s has type %s; keys may be integers, decimals, dates, times, timestamps, booleans, strings, uuids, binary or fixed", names[i], a.DataType())
+			}
+			dst = append(dst, st.Value(r)...)
 		default:
-			return dst, fmt.Errorf("key column %s has type %s; keys may be integers, dates, timestamps, booleans, strings or binary", names[i], a.DataType())
+			return dst, fmt.Errorf("key column %s has type %s; keys may be integers, decimals, dates, times, timestamps, booleans, strings, uuids, binary or fixed", names[i], a.DataType())
 		}
 	}
 	return dst, nil
+}
+
+// decimalWords is row r of a decimal array as a 128-bit two's complement
+// unscaled value.
+func decimalWords(a arrow.Array, r int) (hi int64, lo uint64) {
+	switch a := a.(type) {
+	case *array.Decimal128:
+		v := a.Value(r)
+		return v.HighBits(), v.LowBits()
+	case *array.Decimal64:
+		v := int64(a.Value(r))
+		return v >> 63, uint64(v)
+	case *array.Decimal32:
+		v := int64(a.Value(r))
+		return v >> 63, uint64(v)
+	}
+	panic(fmt.Sprintf("decimalWords: %s is not a decimal", a.DataType()))
 }
 
 // keyString is row r's key for messages.
