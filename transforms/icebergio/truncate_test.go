@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,6 +65,12 @@ func TestChangesTruncate(t *testing.T) {
 			truncPane(7, 200, 400, 40, 240, 350),
 			truncPane(8, 400, 600, 40),
 		}},
+		{"after deletes", [][]keyChange{
+			truncPane(12, 1, 200, 40),
+			truncPane(13, 200, 400, 40),
+			truncPane(14, 400, 600, 40, 450),
+			truncPane(15, 600, 700, 40),
+		}},
 		{"last", [][]keyChange{
 			truncPane(9, 1, 200, 40),
 			truncPane(10, 200, 300, 40, 299),
@@ -78,6 +85,9 @@ func TestChangesTruncate(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/%dkeys/v%s", c.name, len(kt.keys), version), func(t *testing.T) {
 					cfg := keyConfig(t, kt, "cdc.trunc", version)
 					cfg.MaxDeletedShare = 0 // compaction on, as by default
+					if c.name == "after deletes" {
+						cfg.MaxDeletedShare = -1 // deletion vectors for the truncate to remove
+					}
 					s := newRecordsSink(t, cfg, kt.schema)
 					var applied []keyChange
 					for i, p := range c.panes {
@@ -90,7 +100,11 @@ func TestChangesTruncate(t *testing.T) {
 						applied = append(applied, p...)
 						tbl := loadTable(t, s.cat, cfg.Table)
 						require.Equal(t, keyModel(kt, applied), readKeyTable(t, kt, tbl), "after pane %d", i)
-						if i == 1 {
+						if i == 1 && version == "3" && c.name == "after deletes" {
+							dvs, _, _, _ := deleteFiles(t, tbl)
+							require.Positive(t, dvs, "the truncate has deletion vectors to remove")
+						}
+						if slices.ContainsFunc(p, func(c keyChange) bool { return c.op == "t" }) {
 							truncated := tbl.CurrentSnapshot()
 							require.NotEmpty(t, truncated.Summary.Properties[TruncatedAtKey], "the truncate's snapshot says so")
 							if version == "3" {
