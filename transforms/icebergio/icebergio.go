@@ -66,6 +66,17 @@ const (
 	// field, which decides which change to a key wins, within a pane and
 	// across panes (a change older than the table's row is dropped). The
 	// Op field is not written to the table.
+	//
+	// A row whose op is t (Debezium's truncate; also "truncate") empties
+	// the table at its Order value: the pane's changes at or below it are
+	// dropped, the pane's commit removes every row the table holds then
+	// (all its data and delete files), and the changes after it apply
+	// onto the empty table, all in the pane's one commit (v2: one
+	// snapshot; v3: an overwrite and a row delta in one transaction), so
+	// no reader sees the table half-truncated. A truncate row's key and
+	// other columns are not read, and it is not written. A pane that
+	// lands after a truncate of the same worker process, with changes or
+	// a truncate older than it, applies none of those.
 	Changes Mode = "changes"
 )
 
@@ -110,7 +121,10 @@ type Config struct {
 	// Default 1: one worker writes and commits each pane.
 	Shards int
 	// Key names the key columns of Upsert and Changes: rows with equal
-	// values in them are the same row. Default: the table's identifier
+	// values in them are the same row. Key columns are required
+	// primitives: integers, decimals, dates, times, timestamps (with or
+	// without zone), booleans, strings, uuids (Arrow's arrow.uuid
+	// extension), binary or fixed. Default: the table's identifier
 	// fields. Tables the sink creates get the key columns as identifier
 	// fields; a table with neither is refused, by name.
 	Key []string

@@ -121,6 +121,13 @@ type keyIndex struct {
 	files    []fileInfo
 	byPath   map[string]int32
 	commits  uint32 // the pane commits applied, which date changes without a row
+	// truncated says a commit of this process truncated the table, at
+	// Order value floor: a change at or below it, in a pane that lands
+	// later (out of order, or formed again from replayed rows), happened
+	// before that truncate and is dropped, whatever its key. It stands in
+	// for the entries of every key, which the truncate clears.
+	truncated bool
+	floor     int64
 }
 
 // indexEntry is a live row: its key, where it is, and its Order value
@@ -466,6 +473,28 @@ func (idx *keyIndex) applyCommit(ctx context.Context, tbl *table.Table, snapshot
 	idx.snapshot = snapshot
 	return nil
 }
+
+// truncate brings idx past a commit that truncated the table at Order
+// value at and then applied p: the table's rows and the changes without a
+// row at or below at are forgotten, p's changes without a row are
+// remembered, and the live rows p wrote are left for the next sync to
+// read (v3: the index is invalidated; the table holds those files only).
+func (idx *keyIndex) truncate(at int64, p *rowPlan, v3 bool) error {
+	err := idx.remember(p.noRow, p.replaced)
+	idx.entries = slices.DeleteFunc(idx.entries, func(e indexEntry) bool { return e.live() || e.order <= at })
+	idx.files, idx.byPath = nil, map[string]int32{}
+	if !idx.truncated || at > idx.floor {
+		idx.truncated, idx.floor = true, at
+	}
+	if v3 {
+		idx.invalidate()
+	}
+	return err
+}
+
+// dropped reports whether a change at Order value order happened before a
+// truncate this process committed.
+func (idx *keyIndex) dropped(order int64) bool { return idx.truncated && order <= idx.floor }
 
 // remember merges a commit's entries into the index, dated by the commit,
 // without the entries replaced (ascending) that they supersede.

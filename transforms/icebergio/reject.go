@@ -63,7 +63,7 @@ func (c *opChecker) check(p unsafe.Pointer) string {
 	if _, ok := parseOp(op); ok {
 		return ""
 	}
-	return fmt.Sprintf("unknown operation %q in %s (want c, r, u or d, or insert, update or delete)", op, c.name)
+	return fmt.Sprintf("unknown operation %q in %s (want c, r, u, d or t, or insert, update, delete or truncate)", op, c.name)
 }
 
 // rowJSON renders the row at p for people, by its beam field names.

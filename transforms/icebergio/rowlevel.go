@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"runtime"
 	"slices"
 	"strconv"
@@ -62,9 +63,10 @@ import (
 type rowOp uint8
 
 const (
-	opUpsert rowOp = iota // the row is the key's row from now on
-	opDelete              // the key has no row from now on
-	opIgnore              // an update's before image: the after image follows
+	opUpsert   rowOp = iota // the row is the key's row from now on
+	opDelete                // the key has no row from now on
+	opIgnore                // an update's before image: the after image follows
+	opTruncate              // the table has no rows from now on (Changes)
 )
 
 // parseOp reads an operation: Debezium's c, r, u, d, and the names Beam
@@ -76,6 +78,8 @@ func parseOp(s string) (rowOp, bool) {
 			return opUpsert, true
 		case 'd', 'D':
 			return opDelete, true
+		case 't', 'T':
+			return opTruncate, true
 		}
 		return 0, false
 	}
@@ -86,6 +90,8 @@ func parseOp(s string) (rowOp, bool) {
 		return opDelete, true
 	case "update_before", "-u":
 		return opIgnore, true
+	case "truncate":
+		return opTruncate, true
 	}
 	return 0, false
 }
@@ -175,7 +181,14 @@ type paneRows struct {
 	wins []winner     // one per key the pane changes, sorted by key
 	rows int64        // rows received
 	sent sentTimes    // when its chunks were sent
+	// truncate is the Order value of the pane's last truncate, noTruncate
+	// without one: the pane's changes at or below it are dropped, and the
+	// table's rows go in its commit.
+	truncate int64
 }
+
+// noTruncate is paneRows.truncate and changeRun.truncate without a truncate.
+const noTruncate = math.MinInt64
 
 // winner is the change that wins for a key in a pane: row of runs[batch].
 type winner struct {
@@ -232,7 +245,7 @@ func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all 
 			break
 		}
 	}
-	p := &paneRows{}
+	p := &paneRows{truncate: noTruncate}
 	for len(all) > 0 {
 		n, size := 0, int64(0)
 		for n < len(all) && (n == 0 || size < s.collapseBytes) {
@@ -247,6 +260,10 @@ func (s *sink) collapse(ctx context.Context, dest string, tbl *table.Table, all 
 			p.rows += c.Rows
 		}
 		p.runs = append(p.runs, runs...)
+		for _, r := range runs {
+			// Before foldRuns: a run left without rows still truncates.
+			p.truncate = max(p.truncate, r.truncate)
+		}
 		if err != nil {
 			p.release()
 			return nil, fmt.Errorf("icebergio: table %s: %w", dest, err)
@@ -353,7 +370,7 @@ func (c *rowColumns) opOf(r int) (rowOp, error) {
 	}
 	op, ok := parseOp(c.op.Value(r))
 	if !ok {
-		return 0, fmt.Errorf("row with key %s: unknown operation %q in %s (want c, r, u or d, or insert, update or delete)", c.keyString(r), c.op.Value(r), c.opName)
+		return 0, fmt.Errorf("row with key %s: unknown operation %q in %s (want c, r, u, d or t, or insert, update, delete or truncate)", c.keyString(r), c.op.Value(r), c.opName)
 	}
 	return op, nil
 }
@@ -466,11 +483,50 @@ func appendKeyOf(dst []byte, keys []arrow.Array, names []string, r int) ([]byte,
 			v := a.Value(r)
 			dst = binary.AppendUvarint(dst, uint64(len(v)))
 			dst = append(dst, v...)
+		case *array.Time64:
+			dst = binary.BigEndian.AppendUint64(dst, uint64(a.Value(r)))
+		case *array.Decimal128, *array.Decimal64, *array.Decimal32:
+			// The unscaled value as 16 bytes, whatever width holds it:
+			// a column's scale is fixed, and a precision widened later
+			// (or read back from a file as another width) keeps its keys.
+			hi, lo := decimalWords(a, r)
+			dst = binary.BigEndian.AppendUint64(dst, uint64(hi))
+			dst = binary.BigEndian.AppendUint64(dst, lo)
+		case *array.FixedSizeBinary:
+			// Fixed width for the column: no length needed to keep the
+			// encoding prefix-free.
+			dst = append(dst, a.Value(r)...)
+		case array.ExtensionArray:
+			// A uuid is its 16 bytes, as incoming rows carry it (arrow.uuid)
+			// and as a data file may read back (fixed_size_binary[16]
+			// when the reader does not know the extension).
+			st, ok := a.Storage().(*array.FixedSizeBinary)
+			if !ok || a.ExtensionType().ExtensionName() != "arrow.uuid" {
+				return dst, fmt.Errorf("key column %s has type %s; keys may be integers, decimals, dates, times, timestamps, booleans, strings, uuids, binary or fixed", names[i], a.DataType())
+			}
+			dst = append(dst, st.Value(r)...)
 		default:
-			return dst, fmt.Errorf("key column %s has type %s; keys may be integers, dates, timestamps, booleans, strings or binary", names[i], a.DataType())
+			return dst, fmt.Errorf("key column %s has type %s; keys may be integers, decimals, dates, times, timestamps, booleans, strings, uuids, binary or fixed", names[i], a.DataType())
 		}
 	}
 	return dst, nil
+}
+
+// decimalWords is row r of a decimal array as a 128-bit two's complement
+// unscaled value.
+func decimalWords(a arrow.Array, r int) (hi int64, lo uint64) {
+	switch a := a.(type) {
+	case *array.Decimal128:
+		v := a.Value(r)
+		return v.HighBits(), v.LowBits()
+	case *array.Decimal64:
+		v := int64(a.Value(r))
+		return v >> 63, uint64(v)
+	case *array.Decimal32:
+		v := int64(a.Value(r))
+		return v >> 63, uint64(v)
+	}
+	panic(fmt.Sprintf("decimalWords: %s is not a decimal", a.DataType()))
 }
 
 // keyString is row r's key for messages.
@@ -604,6 +660,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	// The last attempt's time writing data files, and writing its deletes and
 	// manifests (stage), for the commit log.
 	var writeTime, stageTime time.Duration
+	truncated := 0 // data files the last attempt's truncate removes
 	req := s.paneRequest(ident, dest, commitID, props, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
 		// The last attempt's deletion vectors were staged against
 		// a base that has moved on.
@@ -621,7 +678,31 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		writeTime = time.Since(began)
 		began = time.Now()
 		defer func() { stageTime = time.Since(began) }()
-		rd := tx.NewRowDelta(withPaneProps(props, commitID, p.rows, plan, v3))
+		paneProps := withPaneProps(props, commitID, p.rows, plan, v3)
+		truncated = 0
+		if plan.truncate {
+			data, deletes, err := liveFiles(ctx, tbl)
+			if err != nil {
+				return fmt.Errorf("listing the files a truncate removes: %w", err)
+			}
+			if len(data)+len(deletes) > 0 {
+				truncated = len(data)
+				// One snapshot on v2. On v3 iceberg-go numbers the rows
+				// of new files only through a row delta: an overwrite,
+				// then the row delta, in the one commit.
+				var add []iceberg.DataFile
+				if !v3 {
+					add = w.data
+				}
+				if err := tx.ReplaceFiles(ctx, data, add, deletes, paneProps); err != nil {
+					return fmt.Errorf("removing the table's files: %w", err)
+				}
+				if !v3 || len(w.data) == 0 {
+					return s.stageRecent(tx, tbl, commitID, dataRows(w.data), props)
+				}
+			}
+		}
+		rd := tx.NewRowDelta(paneProps)
 		rd.AddRows(w.data...)
 		if v3 {
 			if err := w.writeDVs(ctx, tbl, idx, plan); err != nil {
@@ -643,11 +724,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		if err := rd.Commit(ctx); err != nil {
 			return err
 		}
-		var rows int64
-		for _, f := range w.data {
-			rows += f.Count()
-		}
-		return s.stageRecent(tx, tbl, commitID, rows, props)
+		return s.stageRecent(tx, tbl, commitID, dataRows(w.data), props)
 	})
 	req.Discard = func(ctx context.Context, cur *table.Table) {
 		if cur == nil {
@@ -657,9 +734,15 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	}
 	done, err := commit.Commit(ctx, s.cat, req)
 	if errors.Is(err, commit.ErrNothingToCommit) {
-		// Every change was older than what the table holds. The staged
+		// Every change was older than what the table holds, or a
+		// truncate found it empty and nothing came after. The staged
 		// chunks stay: a replay, finding no commit, would read them.
 		w.discard(ctx, done.Table)
+		if plan != nil && plan.truncate {
+			if err := idx.truncate(plan.truncateAt, plan, v3); err != nil {
+				idx.entries = nil
+			}
+		}
 		return res, nil
 	}
 	if err != nil {
@@ -690,6 +773,17 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d write_ms=%d stage_ms=%d wait_ms=%d",
 		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(all), ms, collapseMS,
 		writeTime.Milliseconds(), stageTime.Milliseconds(), start.Sub(p.sent.last).Milliseconds())
+	if plan.truncate {
+		log.Infof(ctx, "icebergio: table %s commit %s truncated the table at order %d: removed its %d data files; %d changes before the truncate dropped",
+			dest, commitID, plan.truncateAt, truncated, plan.cut)
+		// No compaction: the table holds only the pane's new files.
+		if err := idx.truncate(plan.truncateAt, plan, v3); err != nil {
+			log.Warnf(ctx, "icebergio: table %s: the recent changes are forgotten: %v", dest, err)
+			idx.entries = nil
+			idx.invalidate()
+		}
+		return res, nil
+	}
 	if v3 {
 		// After the pane's commit, which does not wait for it.
 		if err := idx.applyCommit(ctx, done.Table, done.SnapshotID, plan, w); err != nil {
@@ -703,6 +797,46 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		idx.entries = nil
 	}
 	return res, nil
+}
+
+// dataRows is the rows files hold.
+func dataRows(files []iceberg.DataFile) int64 {
+	var n int64
+	for _, f := range files {
+		n += f.Count()
+	}
+	return n
+}
+
+// liveFiles lists the data files and the delete files of tbl's current
+// snapshot, from its manifests: an equality delete that applies to no
+// data file any more is still the table's, and a truncate removes it too.
+func liveFiles(ctx context.Context, tbl *table.Table) (data, deletes []iceberg.DataFile, err error) {
+	snap := tbl.CurrentSnapshot()
+	if snap == nil {
+		return nil, nil, nil
+	}
+	fs, err := tbl.FS(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	manifests, err := snap.Manifests(fs)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range manifests {
+		for e, err := range m.Entries(fs, true) {
+			if err != nil {
+				return nil, nil, fmt.Errorf("reading manifest %s: %w", m.FilePath(), err)
+			}
+			if df := e.DataFile(); df.ContentType() == iceberg.EntryContentData {
+				data = append(data, df)
+			} else {
+				deletes = append(deletes, df)
+			}
+		}
+	}
+	return data, deletes, nil
 }
 
 // skippedRows reports a pane of changes that had already landed, as
@@ -726,6 +860,9 @@ const (
 	UpsertedRowsKey = "icebeam.upserted-rows"
 	UpdatedRowsKey  = "icebeam.updated-rows"
 	DeletedRowsKey  = "icebeam.deleted-rows"
+	// TruncatedAtKey is the Order value of the truncate a pane's commit
+	// applied: the commit removed every row the table held before.
+	TruncatedAtKey = "icebeam.truncated-at"
 )
 
 func withPaneProps(props iceberg.Properties, commitID string, received int64, plan *rowPlan, v3 bool) iceberg.Properties {
@@ -733,6 +870,9 @@ func withPaneProps(props iceberg.Properties, commitID string, received int64, pl
 		DeletedRowsKey: strconv.FormatInt(plan.deleted, 10)}
 	if v3 {
 		out[UpdatedRowsKey] = strconv.FormatInt(plan.updated, 10)
+	}
+	if plan.truncate {
+		out[TruncatedAtKey] = strconv.FormatInt(plan.truncateAt, 10)
 	}
 	for k, v := range props {
 		out[k] = v
@@ -753,6 +893,12 @@ type rowPlan struct {
 	deleted    int64           // v3: live rows a delete removed; v2: keys deleted
 	stale      int64           // changes older than the table's row
 	batchStart []int           // offset of each batch's rows in insert
+	// truncate: the commit removes every data and delete file of the
+	// table, at Order value truncateAt; the winners it writes are the
+	// changes after the last truncate of the pane.
+	truncate   bool
+	truncateAt int64
+	cut        int64 // changes at or below a truncate, dropped
 }
 
 // rowWrite is the state of one pane's commit across its attempts.
@@ -782,19 +928,29 @@ func (w *rowWrite) plan(idx *keyIndex, v3 bool) *rowPlan {
 	}
 	p.insert = make([]bool, total)
 	ordered := w.s.cfg.Order != ""
+	// A truncate older than one this process committed (a pane landing
+	// out of order, or formed again from replayed rows) truncates nothing
+	// more: the rows the table holds came after it.
+	if t := w.pane.truncate; t != noTruncate && !idx.dropped(t) {
+		p.truncate, p.truncateAt = true, t
+	}
 	at := 0 // the wins are sorted by key, as idx is
 	for i := range w.pane.wins {
 		win := &w.pane.wins[i]
+		if w.pane.truncate != noTruncate && win.order <= w.pane.truncate || ordered && idx.dropped(win.order) {
+			p.cut++
+			continue
+		}
 		if ordered || v3 {
 			var found bool
 			if at, found = idx.find(win.key, at); found {
 				e := idx.entries[at]
-				if ordered && e.order > win.order {
+				if ordered && e.order > win.order && !(p.truncate && e.live()) {
 					p.stale++
 					continue
 				}
 				p.replaced = append(p.replaced, at)
-				if e.live() {
+				if e.live() && !p.truncate {
 					p.deletes[int(e.file)] = append(p.deletes[int(e.file)], int64(e.pos))
 					if win.op == opUpsert {
 						p.updated++
@@ -807,7 +963,7 @@ func (w *rowWrite) plan(idx *keyIndex, v3 bool) *rowPlan {
 				p.noRow = append(p.noRow, indexEntry{key: win.key, file: noRow, order: win.order})
 			}
 		}
-		if !v3 {
+		if !v3 && !p.truncate {
 			p.deleteKeys = append(p.deleteKeys, win)
 			if win.op == opDelete {
 				p.deleted++

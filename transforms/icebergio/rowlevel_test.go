@@ -539,8 +539,8 @@ func TestUnknownOperations(t *testing.T) {
 	rej := got()
 	slices.SortFunc(rej, func(a, b RejectedRow) int { return strings.Compare(a.Row, b.Row) })
 	require.Equal(t, []RejectedRow{
-		{Table: "cdc.rejects", Row: `{"op":"","lsn":5,"id":3,"owner":"y","balance_cents":5}`, Reason: `unknown operation "" in op (want c, r, u or d, or insert, update or delete)`},
-		{Table: "cdc.rejects", Row: `{"op":"merge","lsn":3,"id":1,"owner":"x","balance_cents":99}`, Reason: `unknown operation "merge" in op (want c, r, u or d, or insert, update or delete)`},
+		{Table: "cdc.rejects", Row: `{"op":"","lsn":5,"id":3,"owner":"y","balance_cents":5}`, Reason: `unknown operation "" in op (want c, r, u, d or t, or insert, update, delete or truncate)`},
+		{Table: "cdc.rejects", Row: `{"op":"merge","lsn":3,"id":1,"owner":"x","balance_cents":99}`, Reason: `unknown operation "merge" in op (want c, r, u, d or t, or insert, update, delete or truncate)`},
 	}, rej)
 	rows, _ := runRead[account](t, ReadConfig{Catalog: cfg.Catalog, Table: cfg.Table})
 	require.Equal(t, []account{{LSN: 1, ID: 1, Owner: "a", Bal: 10}, {LSN: 4, ID: 2, Owner: "b", Bal: 21}}, sortAccounts(rows))

@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -46,6 +47,12 @@ const rowChunkMagic = "IBR2"
 // The column a sorted run has after the rows' own (the Op column left
 // out): whether the row deletes its key.
 const deleteColumn = "_icebeam_delete"
+
+// truncateMeta is the schema metadata key of a sorted run whose changes
+// held a truncate: the Order value of the last one (decimal). The run's
+// rows are those after it; the committer needs the value too, to drop
+// the earlier changes of other chunks of the pane and to empty the table.
+const truncateMeta = "icebeam.truncate"
 
 // encodeWorkers is how many batches of changes the encode step sorts and
 // encodes at once: that is most of a row-level write's CPU, and a
@@ -121,17 +128,30 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]int32, 0, n) // the changes: rows but before-images
+	rows := make([]int32, 0, n) // the changes: rows but before-images and truncates
 	dels := make([]bool, n)     // by row
+	cut := int64(noTruncate)
 	for r := range n {
 		op, err := cols.opOf(r)
 		if err != nil {
 			return nil, err
 		}
-		if op != opIgnore {
+		switch op {
+		case opIgnore:
+		case opTruncate:
+			if cols.order == nil {
+				return nil, fmt.Errorf("a truncate (row with key %s) needs the Order column, to place it among the changes", cols.keyString(r))
+			}
+			cut = max(cut, cols.order[r])
+		default:
 			rows = append(rows, int32(r))
 			dels[r] = op == opDelete
 		}
+	}
+	if cut != noTruncate {
+		// A change at the truncate's own position goes with it: the
+		// truncate wins ties, whatever order the rows came in.
+		rows = slices.DeleteFunc(rows, func(r int32) bool { return cols.order[r] <= cut })
 	}
 	take, del := winnersByIntKey(rowKeys, rows, cols.order, dels)
 	if take == nil {
@@ -160,7 +180,12 @@ func sortChanges(ctx context.Context, rec arrow.RecordBatch, keys []string, opNa
 	}
 	fields = append(fields, arrow.Field{Name: deleteColumn, Type: arrow.FixedWidthTypes.Boolean})
 	arrays = append(arrays, db.NewArray())
-	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), arrays, int64(indices.Len()))
+	var meta *arrow.Metadata
+	if cut != noTruncate {
+		m := arrow.NewMetadata([]string{truncateMeta}, []string{strconv.FormatInt(cut, 10)})
+		meta = &m
+	}
+	out := array.NewRecordBatch(arrow.NewSchema(fields, meta), arrays, int64(indices.Len()))
 	for _, a := range arrays {
 		a.Release()
 	}
@@ -370,6 +395,9 @@ type changeRun struct {
 	keys  []rowKey          // each row's
 	del   *array.Boolean    // whether the row deletes its key
 	order []int64           // each row's Order value; nil without one
+	// truncate is the Order value of the chunk's last truncate (noTruncate:
+	// none); its rows are the changes after it.
+	truncate int64
 }
 
 // keep is the run of r's rows at rows, ascending: r itself when that is
@@ -397,8 +425,9 @@ func (r *changeRun) keep(ctx context.Context, rows []int32) (*changeRun, error) 
 		cols = append(cols, t)
 	}
 	k := &changeRun{
-		rec:  array.NewRecordBatch(r.rec.Schema(), cols, int64(len(rows))),
-		keys: make([]rowKey, len(rows)),
+		rec:      array.NewRecordBatch(r.rec.Schema(), cols, int64(len(rows))),
+		keys:     make([]rowKey, len(rows)),
+		truncate: r.truncate,
 	}
 	k.del = k.rec.Column(int(k.rec.NumCols()) - 1).(*array.Boolean)
 	for i, x := range rows {
@@ -441,7 +470,15 @@ func decodeRun(ctx context.Context, c *chunk, rec arrow.RecordBatch, keys []stri
 		rec.Release()
 		return nil, fmt.Errorf("a chunk of changes is sorted by key columns %v, and the table's are %v", c.Keys, keys)
 	}
-	run := &changeRun{rec: rec}
+	run := &changeRun{rec: rec, truncate: noTruncate}
+	if v, ok := rec.Schema().Metadata().GetValue(truncateMeta); ok {
+		t, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			rec.Release()
+			return nil, fmt.Errorf("a chunk of changes has truncate %q in its schema's %s: %w", v, truncateMeta, err)
+		}
+		run.truncate = t
+	}
 	del, ok := rec.Column(int(rec.NumCols()) - 1).(*array.Boolean)
 	if !ok || rec.Schema().Field(int(rec.NumCols())-1).Name != deleteColumn {
 		rec.Release()
