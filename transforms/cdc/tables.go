@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
@@ -27,7 +28,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	dbz "github.com/icebeam/icebeam/transforms/debezium"
-	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -232,7 +233,7 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 			return Plan{}, fmt.Errorf("cdc: tables %s and %s both land in table %s: name {db}, {schema} and {table} in the table template", other, p.t.Source, p.t.Name)
 		}
 		landed[p.t.Name] = p.t.Source
-		if p.t.Schema, err = icebergio.EncodeSchema(p.schema()); err != nil {
+		if p.t.Schema, err = encodeSchema(p.schema()); err != nil {
 			return Plan{}, err
 		}
 		plan.Tables = append(plan.Tables, p.t)
@@ -392,6 +393,26 @@ func conform(rec arrow.RecordBatch, sc *arrow.Schema) (arrow.RecordBatch, error)
 	return array.NewRecordBatch(sc, cols, int64(n)), nil
 }
 
+// encodeSchema and decodeSchema carry a schema in SourceTable and a DoFn's
+// fields as icebergio.EncodeSchema does (an IPC stream with no batches),
+// which this package cannot import: icebergio's tests import it.
+func encodeSchema(sc *arrow.Schema) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := ipc.NewWriter(&buf, ipc.WithSchema(sc)).Close(); err != nil {
+		return nil, fmt.Errorf("cdc: encoding the Arrow schema %s: %w", sc, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func decodeSchema(b []byte) (*arrow.Schema, error) {
+	r, err := ipc.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("cdc: decoding an Arrow schema: %w", err)
+	}
+	defer r.Release()
+	return r.Schema(), nil
+}
+
 // ReadTables replays the files of cfg as ReadDebezium does (same order,
 // Rate and end), each line decoded by the shared decoder into its source
 // table's batch: a PCollection<KV<string, []byte>> of an Iceberg table's
@@ -441,7 +462,7 @@ type tableOut struct {
 func (f *readTablesFn) Setup() error {
 	f.bySource = map[string]*tableOut{}
 	for _, t := range f.Tables {
-		sc, err := icebergio.DecodeSchema(t.Schema)
+		sc, err := decodeSchema(t.Schema)
 		if err != nil {
 			return err
 		}
@@ -538,7 +559,7 @@ func (f *readTablesFn) emitLines(ctx context.Context, from, to int64, at beam.Ev
 		if err != nil {
 			return fmt.Errorf("cdc: table %s: %w", o.t.Name, err)
 		}
-		enc, err := icebergio.EncodeRecords(rec)
+		enc, err := arrowipc.Encode(rec)
 		rec.Release()
 		if err != nil {
 			return fmt.Errorf("cdc: table %s: %w", o.t.Name, err)
