@@ -188,6 +188,7 @@ func TestDebeziumTablesInput(t *testing.T) {
 	}
 	wantTable(t, dir, "inventory.customers", customersCols, customersRows)
 	wantTable(t, dir, "inventory.products", productsCols, productsRows)
+	t.Log(summaryOf(out))
 	if !strings.Contains(out, "to inventory.customers") || !strings.Contains(out, "to inventory.products") {
 		t.Errorf("no summary of each table:\n%s", launchtest.Tail(out))
 	}
@@ -203,7 +204,9 @@ func TestDebeziumTablesInput(t *testing.T) {
 	wantTable(t, dir, "inventory.products", productsCols, productsRows)
 }
 
-// --iceberg_table naming one table lands a one-table log there.
+// --iceberg_table naming one table lands a one-table log there; a column
+// the source adds midway is a column of the table, null in the rows
+// before it.
 func TestDebeziumInputNamedTable(t *testing.T) {
 	dir := t.TempDir()
 	var lines []string
@@ -212,12 +215,21 @@ func TestDebeziumInputNamedTable(t *testing.T) {
 			lines = append(lines, l)
 		}
 	}
+	phone := envelope("customers", customersFields+`,{"type":"string","optional":true,"field":"phone"}`)
+	lines = append(lines, withSchema(phone, payload("customers", "u", "null", `{"id":1005,"first_name":"Jane","last_name":"Doe","email":"jane@doe.org","phone":"+1 555 0100"}`, 24023700)))
 	in := writeFile(t, t.TempDir(), "customers.json", strings.Join(lines, "\n"))
 	out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, "--input="+in, "--key=id", "--iceberg_table=crm.people", "--triggering_frequency_seconds=1")
 	if err != nil {
 		t.Fatalf("cdc: %v\n%s", err, launchtest.Tail(out))
 	}
-	wantTable(t, dir, "crm.people", customersCols, customersRows)
+	wantTable(t, dir, "crm.people",
+		[]string{"id int", "first_name string", "last_name string", "email string", "phone string", "__order long"},
+		[]string{
+			"1001|Sally|Thomas|sally@acme.com|(null)|24023200",
+			"1003|Edward|Walker|ed@walker.com|(null)|24023000",
+			"1004|Anne Marie|Kretchmar|annek@noanswer.org|(null)|24023300",
+			"1005|Jane|Doe|jane@doe.org|+1 555 0100|24023700",
+		})
 }
 
 // Files that lack what the job needs refuse in one line naming it, and

@@ -1,15 +1,24 @@
-// Command cdc keeps an Iceberg table up to date from a database's change
-// log: inserts, updates and deletes of an accounts table, applied once per
-// triggering window as one row-level commit (deletion vectors on format v3
-// tables, equality deletes on v2), exactly once.
+// Command cdc keeps Iceberg tables up to date from a database's change
+// log: inserts, updates and deletes, applied once per triggering window as
+// one row-level commit per table (deletion vectors on format v3 tables,
+// equality deletes on v2), exactly once.
 //
-// With no --input it applies a generated change stream (transforms/cdc
-// Generated: change i of --keys accounts is a pure function of i); with
-// --input, newline-delimited Debezium JSON change events, replayed as a
-// stream at --rate events per second.
+// With no --input it applies a generated change stream of an accounts
+// table (transforms/cdc Generated: change i of --keys accounts is a pure
+// function of i). With --input, newline-delimited Debezium JSON change
+// events of any tables (a record's value as Kafka Connect's JSON converter
+// writes it, with or without the schema envelope), replayed as a stream
+// at --rate events per second through the decoder pipelines/kafka uses:
+// each source table into its own table (--iceberg_table, a template over
+// {db}, {schema} and {table}; {schema}.{table} when not given), keyed by
+// --key or the existing table's identifier fields, since files carry no
+// record keys. The files are read once before the job starts, so a line
+// that cannot be applied refuses the job, naming its file and line,
+// before anything lands. Events that name no source table are the
+// accounts log this command always read, landed as before.
 //
 //	go run ./pipelines/cdc --interval=10ms --duration=1m
-//	go run ./pipelines/cdc --input='/data/accounts-*.json' --rate=0
+//	go run ./pipelines/cdc --input='/data/inventory-*.json' --key=id
 package main
 
 import (
