@@ -89,7 +89,8 @@ type Plan struct {
 //
 // Files whose first event names no source table (source.table) are the
 // accounts change log ParseDebezium reads, which predates the decoder:
-// Plan.Accounts says so, and nothing else is read.
+// Plan.Accounts says so. Their lines are only checked to be of accounts:
+// one that names a table or has another column is an error.
 func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Plan, error) {
 	if pc.Table == "" {
 		pc.Table = DefaultTable
@@ -197,10 +198,15 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 			}
 			if first {
 				first = false
-				if !namesTable(trimmed) {
-					plan.Accounts = true
-					return errStop
+				plan.Accounts = !namesTable(trimmed)
+			}
+			if plan.Accounts {
+				// ParseDebezium reads accounts' columns and no others: a
+				// row of another table would land as zeros.
+				if err := accountsEvent(trimmed); err != nil {
+					return fmt.Errorf("cdc: %s line %d: %v (the file's first event names no source table, so it is read as the accounts change log)", name, num, err)
 				}
+				return nil
 			}
 			ev, err := dec.Decode(dbz.Message{Value: trimmed, Where: fmt.Sprintf("%s line %d", name, num), Offset: n})
 			if err != nil {
@@ -214,12 +220,12 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 			}
 			return nil
 		})
-		if errors.Is(err, errStop) {
-			return plan, nil
-		}
 		if err != nil {
 			return Plan{}, err
 		}
+	}
+	if plan.Accounts {
+		return plan, nil
 	}
 	if err := take(); err != nil {
 		return Plan{}, err
@@ -240,8 +246,6 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 	}
 	return plan, nil
 }
-
-var errStop = errors.New("stop")
 
 type dest struct {
 	name string
@@ -305,27 +309,62 @@ func TableName(template string, t dbz.Table) (string, error) {
 	return name, nil
 }
 
-// namesTable reports whether a line is an event whose source block names
-// its table, as every Debezium connector's do; the accounts log
-// ParseDebezium reads has none. A line that is not such an object says
-// yes, and the decoder then says what is wrong with it.
-func namesTable(line []byte) bool {
-	var ev struct {
-		Payload *json.RawMessage `json:"payload"`
-		Source  *struct {
-			Table *string `json:"table"`
-		} `json:"source"`
-	}
-	if json.Unmarshal(line, &ev) != nil {
-		return true
+// event is what namesTable and accountsEvent read of a line: the
+// payload's, or the line's own fields without the envelope.
+type event struct {
+	Payload *json.RawMessage `json:"payload"`
+	Source  *struct {
+		Table *string `json:"table"`
+	} `json:"source"`
+	Before, After map[string]json.RawMessage
+}
+
+func parseEvent(line []byte) (event, error) {
+	var ev event
+	if err := json.Unmarshal(line, &ev); err != nil {
+		return ev, err
 	}
 	if ev.Payload != nil {
-		ev.Source = nil
-		if json.Unmarshal(*ev.Payload, &ev) != nil {
-			return true
+		p := *ev.Payload
+		ev = event{}
+		if err := json.Unmarshal(p, &ev); err != nil {
+			return ev, err
 		}
 	}
-	return ev.Source == nil || ev.Source.Table != nil
+	return ev, nil
+}
+
+// namesTable reports whether a line is an event whose source block names
+// its table, as every Debezium connector's do; the accounts log
+// ParseDebezium reads has none (or no source at all). A line that is not
+// a JSON object says yes: the decoder then says what is wrong with it.
+func namesTable(line []byte) bool {
+	ev, err := parseEvent(line)
+	return err != nil || ev.Source != nil && ev.Source.Table != nil
+}
+
+// accountsColumns are the columns ParseDebezium reads.
+var accountsColumns = []string{"id", "owner", "balance_cents", "updated_at"}
+
+// accountsEvent refuses a line of the accounts log that names a source
+// table or has a column accounts lacks. Other faults are ParseDebezium's
+// to report, naming the line, when the job reads it.
+func accountsEvent(line []byte) error {
+	ev, err := parseEvent(line)
+	if err != nil {
+		return nil
+	}
+	if ev.Source != nil && ev.Source.Table != nil {
+		return fmt.Errorf("an event of table %s among events that name no table", *ev.Source.Table)
+	}
+	for _, row := range []map[string]json.RawMessage{ev.Before, ev.After} {
+		for col := range row {
+			if !slices.Contains(accountsColumns, col) {
+				return fmt.Errorf("column %s is not one of the accounts table's (%s)", col, strings.Join(accountsColumns, ", "))
+			}
+		}
+	}
+	return nil
 }
 
 // eachLine calls fn with each line of name and its number, from 1.
