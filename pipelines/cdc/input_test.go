@@ -240,6 +240,7 @@ func TestDebeziumInputRefuses(t *testing.T) {
 	bare := writeFile(t, files, "bare.json", customersLog(false))
 	wrapped := writeFile(t, files, "wrapped.json", customersLog(true))
 	bad := writeFile(t, files, "bad.json", strings.Replace(customersLog(true), `"op":"u"`, `"op":"x"`, 1))
+	truncate := writeFile(t, files, "truncate.json", customersLog(true)+withSchema(envelope("customers", customersFields), payload("customers", "t", "null", "null", 24023800))+"\n")
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -252,6 +253,9 @@ func TestDebeziumInputRefuses(t *testing.T) {
 		{[]string{"--input=" + wrapped, "--key=customer_id"}, []string{"wrapped.json line 1", "customer_id"}},
 		// A line that is not a change event it knows.
 		{[]string{"--input=" + bad, "--key=id"}, []string{"bad.json line 7", "unknown op"}},
+		// A truncate, which --input does not apply: the rows before it
+		// would stay.
+		{[]string{"--input=" + truncate, "--key=id"}, []string{"truncate.json line 13", "truncate"}},
 	} {
 		out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, c.args...)
 		var errLines []string

@@ -109,7 +109,9 @@ func main() {
 		plan, err := planInput(ctx, cfg)
 		if err != nil {
 			stop()
-			launch.Fatalf("cdc: %v", err)
+			// transforms/cdc's errors name their package, which is this
+			// command's name too.
+			launch.Fatalf("cdc: %s", strings.TrimPrefix(err.Error(), "cdc: "))
 		}
 		if plan.Accounts {
 			// The accounts log of events that name no table, parsed

@@ -156,6 +156,9 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 					return keys, nil
 				}
 			}
+			if d.tbl == nil {
+				return nil, fmt.Errorf("a file holds no record keys, and there is no table %s to take them from (its identifier fields): name the key columns (--key)", d.name)
+			}
 			return nil, fmt.Errorf("a file holds no record keys, and table %s has no identifier fields to take them from: name the key columns (--key)", d.name)
 		},
 	}
@@ -213,7 +216,7 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 				return err
 			}
 			if ev.Op == dbz.OpTruncate {
-				return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which --input does not apply yet: remove it and the changes before it, or land the change log through Kafka", name, num, ev.Table)
+				return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which is not applied from files: the rows before it would stay", name, num, ev.Table)
 			}
 			if n%4096 == 0 {
 				return take()
@@ -575,7 +578,7 @@ func (f *readTablesFn) emitLines(ctx context.Context, from, to int64, at beam.Ev
 		}
 		if ev.Op == dbz.OpTruncate {
 			f.releasePending()
-			return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which --input does not apply", name, num, ev.Table)
+			return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which is not applied from files: the rows before it would stay", name, num, ev.Table)
 		}
 	}
 	batches := f.dec.Flush()
