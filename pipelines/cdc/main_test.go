@@ -138,7 +138,7 @@ func TestDebeziumInput(t *testing.T) {
 
 // Flags the job cannot run with fail in one line before any work.
 func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"--format_version=1"}, {"--write_shards=4"}, {"--input=x", "--duration=1m"}, {"--rate=-1"}, {"--changes=random"}} {
+	for _, args := range [][]string{{"--format_version=1"}, {"--write_shards=4"}, {"--input=x", "--duration=1m"}, {"--rate=-1"}, {"--changes=random"}, {"--key=id"}} {
 		out, err := launchtest.Run(t, t.TempDir(), pipelineBin.Path(t), nil, args...)
 		if err == nil || !strings.Contains(out, "level=ERROR") {
 			t.Errorf("%v: err %v\n%s", args, err, launchtest.Tail(out))
@@ -174,6 +174,7 @@ func TestMetadataMatchesFlags(t *testing.T) {
 			"keys":                         "0",
 			"duration":                     "forever",
 			"staging_threshold":            "64KiB",
+			"key":                          "id, owner",
 		}),
 	})
 	for _, err := range errs {

@@ -5,7 +5,9 @@
 // newline-delimited Debezium files), Replay, the deliberately simple
 // model of what the table holds after a stream, which the sink's tests
 // compare against, and OwnerTotals, a per-owner view kept from the table's
-// row-level change stream.
+// row-level change stream. Besides accounts, PlanTables and ReadTables
+// replay Debezium files of any tables through the shared decoder
+// (transforms/debezium), as Arrow batches of each table's own columns.
 package cdc
 
 import (

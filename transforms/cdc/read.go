@@ -83,6 +83,12 @@ func ReadDebeziumWithRejects(s beam.Scope, cfg ReadConfig) (changes, rejected be
 }
 
 func readDebezium(s beam.Scope, cfg ReadConfig, rejects bool) (changes, rejected beam.PCollection) {
+	s, replays := replays(s, cfg)
+	return beam.ParDo2(s, &readFn{BundleNanos: int64(blocks.BundleLength()), Rejects: rejects}, replays)
+}
+
+// replays is the one replay of cfg's files, and the scope to read it in.
+func replays(s beam.Scope, cfg ReadConfig) (beam.Scope, beam.PCollection) {
 	if cfg.Pattern == "" {
 		panic("cdc: ReadDebezium: empty Pattern")
 	}
@@ -93,8 +99,7 @@ func readDebezium(s beam.Scope, cfg ReadConfig, rejects bool) (changes, rejected
 	if end, ok := replayEnd(cfg, time.Now()); ok {
 		s = portable.StreamEndsAt(s, end)
 	}
-	replays := beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
-	return beam.ParDo2(s, &readFn{BundleNanos: int64(blocks.BundleLength()), Rejects: rejects}, replays)
+	return s, beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
 }
 
 // Where the replay's end must be known before the job starts (Flink with

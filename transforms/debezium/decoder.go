@@ -115,6 +115,12 @@ type Options struct {
 	// for events without the schema envelope; asked once a table. Its op
 	// and order columns, if it has them, are not read from events.
 	Schema func(Table) (*arrow.Schema, error)
+	// Keys gives a table's key columns for records without a key (files
+	// of Debezium values, which carry no record key); asked once a table,
+	// when its first such record comes. An error refuses each of the
+	// table's keyless events, with the error as its reason. Unset, such
+	// records' batches have no Keys.
+	Keys func(Table) ([]string, error)
 	// VariableScaleDecimal, when set, is the decimal type of
 	// VariableScaleDecimal columns (PostgreSQL NUMERIC without a scale):
 	// each value goes in exactly or is an error. By default such columns
@@ -184,6 +190,8 @@ type tableState struct {
 	name   string
 	keys   []string
 	bare   *rowSchema // from Options.Schema
+	keyErr error      // Options.Keys's refusal, asked once
+	asked  bool       // Options.Keys was asked
 	lay    *layout
 	rb     *array.RecordBuilder
 	bs     []array.Builder
@@ -438,6 +446,14 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 			return fail(ts, "", "key: "+err.Error())
 		}
 		ts.keys = keys
+	} else if d.opts.Keys != nil && ts.keys == nil {
+		if !ts.asked {
+			ts.asked = true
+			ts.keys, ts.keyErr = d.opts.Keys(ts.id)
+		}
+		if ts.keyErr != nil {
+			return fail(ts, "", ts.keyErr.Error())
+		}
 	}
 
 	if ev.Op == OpTruncate {

@@ -2,6 +2,7 @@ package debezium
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -261,5 +262,37 @@ func TestMySQLOrder(t *testing.T) {
 	}
 	for _, b := range d.Flush() {
 		b.Record.Release()
+	}
+}
+
+// Records without a key (files of values) take their table's key columns
+// from Options.Keys, asked once a table; its refusal refuses the events.
+func TestKeysOption(t *testing.T) {
+	fields := []string{f("int32", "id", false), f("string", "email", true)}
+	sc := valueSchema("inventory.customers", fields...)
+	asked := 0
+	d := NewDecoder(Options{Keys: func(tb Table) ([]string, error) {
+		asked++
+		if tb.Table == "customers" {
+			return []string{"id"}, nil
+		}
+		return nil, fmt.Errorf("no key for %s", tb)
+	}})
+	defer d.Release()
+	decode(t, d, nil, event(sc, "null", `{"id":1,"email":"a@x"}`, pgSource("inventory", "customers", 5), "c"), 0)
+	decode(t, d, nil, event(sc, "null", `{"id":2,"email":"b@x"}`, pgSource("inventory", "customers", 6), "c"), 1)
+	b := oneBatch(t, d)
+	if strings.Join(b.Keys, ",") != "id" || b.Record.Schema().Field(0).Nullable {
+		t.Errorf("keys %v, schema %s", b.Keys, b.Record.Schema())
+	}
+	other := valueSchema("inventory.orders", fields...)
+	for i := range 2 {
+		_, err := d.Decode(Message{Value: event(other, "null", `{"id":1,"email":"a@x"}`, pgSource("inventory", "orders", 7), "c"), Where: "f:3"})
+		if err == nil || !strings.Contains(err.Error(), "no key for inventory.inventory.orders") {
+			t.Errorf("event %d of a table without a key: %v", i, err)
+		}
+	}
+	if asked != 2 {
+		t.Errorf("Options.Keys asked %d times, want once a table", asked)
 	}
 }
