@@ -240,7 +240,6 @@ func TestDebeziumInputRefuses(t *testing.T) {
 	bare := writeFile(t, files, "bare.json", customersLog(false))
 	wrapped := writeFile(t, files, "wrapped.json", customersLog(true))
 	bad := writeFile(t, files, "bad.json", strings.Replace(customersLog(true), `"op":"u"`, `"op":"x"`, 1))
-	truncate := writeFile(t, files, "truncate.json", customersLog(true)+withSchema(envelope("customers", customersFields), payload("customers", "t", "null", "null", 24023800))+"\n")
 	for _, c := range []struct {
 		args []string
 		want []string
@@ -253,9 +252,6 @@ func TestDebeziumInputRefuses(t *testing.T) {
 		{[]string{"--input=" + wrapped, "--key=customer_id"}, []string{"wrapped.json line 1", "customer_id"}},
 		// A line that is not a change event it knows.
 		{[]string{"--input=" + bad, "--key=id"}, []string{"bad.json line 7", "unknown op"}},
-		// A truncate, which --input does not apply: the rows before it
-		// would stay.
-		{[]string{"--input=" + truncate, "--key=id"}, []string{"truncate.json line 13", "truncate"}},
 	} {
 		out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, c.args...)
 		var errLines []string
@@ -290,4 +286,20 @@ func TestDebeziumInputRefuses(t *testing.T) {
 			t.Error("a refused job created inventory.customers")
 		}
 	}
+}
+
+// A truncate empties its table where it stands among the changes: the
+// rows before it go, a row created after it stays; the other table keeps
+// its rows.
+func TestDebeziumInputTruncate(t *testing.T) {
+	dir := t.TempDir()
+	cs := envelope("customers", customersFields)
+	log := customersLog(true) + withSchema(cs, payload("customers", "t", "null", "null", 24023800)) + "\n" +
+		withSchema(cs, payload("customers", "c", "null", `{"id":1006,"first_name":"Ann","last_name":"Lee","email":"ann@lee.org"}`, 24023900)) + "\n"
+	in := writeFile(t, t.TempDir(), "truncate.json", log)
+	if out, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, "--input="+in, "--key=id"); err != nil {
+		t.Fatalf("%v\n%s", err, launchtest.Tail(out))
+	}
+	wantTable(t, dir, "inventory.customers", customersCols, []string{"1006|Ann|Lee|ann@lee.org|24023900"})
+	wantTable(t, dir, "inventory.products", productsCols, productsRows)
 }

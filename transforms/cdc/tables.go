@@ -14,10 +14,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
@@ -85,7 +82,7 @@ type Plan struct {
 // schema envelope, or for bare payloads from the existing Iceberg table;
 // keys from pc.Key, else from the existing table's identifier fields. A
 // line that cannot be applied (invalid JSON, a table it cannot type or
-// key, a truncate) is an error naming its file and line: nothing lands.
+// key) is an error naming its file and line: nothing lands.
 //
 // Files whose first event names no source table (source.table) are the
 // accounts change log ParseDebezium reads, which predates the decoder:
@@ -211,12 +208,8 @@ func PlanTables(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Pla
 				}
 				return nil
 			}
-			ev, err := dec.Decode(dbz.Message{Value: trimmed, Where: fmt.Sprintf("%s line %d", name, num), Offset: n})
-			if err != nil {
+			if _, err := dec.Decode(dbz.Message{Value: trimmed, Where: fmt.Sprintf("%s line %d", name, num), Offset: n}); err != nil {
 				return err
-			}
-			if ev.Op == dbz.OpTruncate {
-				return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which is not applied from files: the rows before it would stay", name, num, ev.Table)
 			}
 			if n%4096 == 0 {
 				return take()
@@ -393,48 +386,6 @@ func eachLine(ctx context.Context, fsys filesystem.Interface, name string, fn fu
 	}
 }
 
-// conform is rec with sc's columns in sc's order: those it lacks as nulls
-// (PlanTables made them optional), widened types cast.
-func conform(rec arrow.RecordBatch, sc *arrow.Schema) (arrow.RecordBatch, error) {
-	if rec.Schema().Equal(sc) {
-		rec.Retain()
-		return rec, nil
-	}
-	n := int(rec.NumRows())
-	cols := make([]arrow.Array, sc.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i, f := range sc.Fields() {
-		j := rec.Schema().FieldIndices(f.Name)
-		switch {
-		case len(j) == 1 && arrow.TypeEqual(rec.Column(j[0]).DataType(), f.Type):
-			cols[i] = rec.Column(j[0])
-			cols[i].Retain()
-		case len(j) == 1:
-			c, err := compute.CastArray(context.Background(), rec.Column(j[0]), compute.SafeCastOptions(f.Type))
-			if err != nil {
-				return nil, fmt.Errorf("column %s: %s to %s: %w", f.Name, rec.Column(j[0]).DataType(), f.Type, err)
-			}
-			cols[i] = c
-		case f.Nullable:
-			cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, n)
-		default:
-			return nil, fmt.Errorf("the changes lack required column %s", f.Name)
-		}
-	}
-	for _, f := range rec.Schema().Fields() {
-		if !sc.HasField(f.Name) {
-			return nil, fmt.Errorf("column %s is not one of the table's columns as the job was planned (did the files change?)", f.Name)
-		}
-	}
-	return array.NewRecordBatch(sc, cols, int64(n)), nil
-}
-
 // encodeSchema and decodeSchema carry a schema in SourceTable and a DoFn's
 // fields as icebergio.EncodeSchema does (an IPC stream with no batches),
 // which this package cannot import: icebergio's tests import it.
@@ -571,14 +522,9 @@ func (f *readTablesFn) emitLines(ctx context.Context, from, to int64, at beam.Ev
 			continue
 		}
 		name, num := f.cur.where()
-		ev, err := f.dec.Decode(dbz.Message{Value: trimmed, Where: fmt.Sprintf("%s line %d", name, num), Offset: n})
-		if err != nil {
+		if _, err := f.dec.Decode(dbz.Message{Value: trimmed, Where: fmt.Sprintf("%s line %d", name, num), Offset: n}); err != nil {
 			f.releasePending()
 			return fmt.Errorf("cdc: %w", err)
-		}
-		if ev.Op == dbz.OpTruncate {
-			f.releasePending()
-			return fmt.Errorf("cdc: %s line %d: table %s: a truncate (op t), which is not applied from files: the rows before it would stay", name, num, ev.Table)
 		}
 	}
 	batches := f.dec.Flush()
@@ -590,14 +536,11 @@ func (f *readTablesFn) emitLines(ctx context.Context, from, to int64, at beam.Ev
 		}
 	}()
 	for _, b := range batches {
-		if b.Record == nil {
-			continue
-		}
 		o := f.bySource[b.Table.String()]
 		if o == nil {
 			return fmt.Errorf("cdc: a batch of table %s, which the job does not land", b.Table)
 		}
-		rec, err := conform(b.Record, o.schema)
+		rec, err := f.dec.Changes(b, o.schema)
 		if err != nil {
 			return fmt.Errorf("cdc: table %s: %w", o.t.Name, err)
 		}

@@ -81,8 +81,9 @@ type Batch struct {
 	// the records had no key (a table without a primary key).
 	Keys []string
 	// Truncate is a truncate of the table (op t) at this point of its
-	// changes; Record is then nil.
+	// changes, at Order; Record is then nil.
 	Truncate bool
+	Order    int64
 	// Record holds the changes: the row image's columns, then the op
 	// column (string c, r, u or d: icebergio's Config.Op) and the order
 	// column (int64: Config.Order). The caller releases it.
@@ -458,7 +459,7 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 
 	if ev.Op == OpTruncate {
 		d.cut(ts)
-		d.pending = append(d.pending, Batch{Table: ts.id, Keys: ts.keys, Truncate: true})
+		d.pending = append(d.pending, Batch{Table: ts.id, Keys: ts.keys, Truncate: true, Order: ev.Order})
 		return ev, nil
 	}
 

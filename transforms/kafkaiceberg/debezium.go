@@ -63,10 +63,6 @@ type debeziumFn struct {
 	// added is why the job must start again: a source table added a
 	// column its table, as the job writes it, lacks.
 	added error
-	// truncates are the orders of the truncates decoded since the last
-	// flush, by source table, in order: the decoder's truncate batches
-	// carry none.
-	truncates map[string][]int64
 }
 
 func (f *debeziumFn) Setup() error {
@@ -85,7 +81,6 @@ func (f *debeziumFn) Setup() error {
 	}
 	f.rejected.rows = newRowDecoder(f.Rejected.Name, f.rejected.schema, false)
 	f.declared = map[*arrow.Schema]bool{}
-	f.truncates = map[string][]int64{}
 	f.dec = debezium.NewDecoder(f.options())
 	f.probe = debezium.NewDecoder(f.options())
 	return nil
@@ -137,7 +132,7 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 		// rejected table, which did not get it yet, must.
 		dec = f.probe
 	}
-	ev, err := dec.Decode(m)
+	_, err := dec.Decode(m)
 	if f.added != nil {
 		// Not a record's fault: every record of the table from here on
 		// has the column. The job stops, having landed what came before.
@@ -145,9 +140,6 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 	}
 	if land {
 		d.cover(part, r.Offset)
-		if err == nil && ev.Op == debezium.OpTruncate {
-			f.truncates[ev.Table.String()] = append(f.truncates[ev.Table.String()], ev.Order)
-		}
 	}
 	if check {
 		rj.cover(part, r.Offset)
@@ -215,15 +207,8 @@ func (f *debeziumFn) flush(emit func(string, []byte)) error {
 			// reach a batch.
 			return fmt.Errorf("kafkaiceberg: a batch of table %s, which the job does not land", b.Table)
 		}
-		rec := b.Record
-		var err error
-		if b.Truncate {
-			src := b.Table.String()
-			order := f.truncates[src][0]
-			f.truncates[src] = f.truncates[src][1:]
-			rec, err = truncateRow(d.schema, order)
-		} else {
-			rec, err = withColumns(rec, d.schema)
+		rec, err := f.dec.Changes(b, d.schema)
+		if b.Record != nil {
 			b.Record.Release()
 		}
 		if err != nil {
@@ -272,56 +257,6 @@ func emptyColumns(sc *arrow.Schema) []arrow.Array {
 	return cols
 }
 
-// withColumns is rec with the columns of sc it lacks, as nulls (accept
-// has checked that they are optional), in sc's order.
-func withColumns(rec arrow.RecordBatch, sc *arrow.Schema) (arrow.RecordBatch, error) {
-	if rec.Schema().Equal(sc) {
-		rec.Retain()
-		return rec, nil
-	}
-	n := int(rec.NumRows())
-	cols := make([]arrow.Array, sc.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	for i, f := range sc.Fields() {
-		if j := rec.Schema().FieldIndices(f.Name); len(j) == 1 {
-			cols[i] = rec.Column(j[0])
-			cols[i].Retain()
-			continue
-		}
-		if !f.Nullable {
-			return nil, fmt.Errorf("the changes lack required column %s", f.Name)
-		}
-		cols[i] = array.MakeArrayOfNull(memory.DefaultAllocator, f.Type, n)
-	}
-	return array.NewRecordBatch(sc, cols, int64(n)), nil
-}
-
-// truncateRow is a change of schema sc that truncates its table at order:
-// op t, zero values and nulls elsewhere.
-func truncateRow(sc *arrow.Schema, order int64) (arrow.RecordBatch, error) {
-	b := array.NewRecordBuilder(memory.DefaultAllocator, sc)
-	defer b.Release()
-	for i, f := range sc.Fields() {
-		switch {
-		case f.Name == OpColumn:
-			b.Field(i).(*array.StringBuilder).Append(string(debezium.OpTruncate))
-		case f.Name == OrderColumn:
-			b.Field(i).(*array.Int64Builder).Append(order)
-		case f.Nullable:
-			b.Field(i).AppendNull()
-		default:
-			b.Field(i).AppendEmptyValue()
-		}
-	}
-	return b.NewRecordBatch(), nil
-}
-
 // planDebezium is the table of a Debezium topic: the source table its
 // newest change events are of, their columns (the newest schema the topic
 // holds) and key. ok is false for a topic without a change event yet (a
@@ -362,7 +297,11 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 	if len(keys) == 0 {
 		return t, false, fmt.Errorf("kafkaiceberg: topic %s: table %s has no primary key (its events have no record key): changes cannot be applied to a row", topic, src)
 	}
-	name := TableName(strings.NewReplacer("{db}", src.DB, "{schema}", src.Schema, "{table}", src.Table).Replace(pc.Table), topic)
+	schema := src.Schema
+	if schema == "" {
+		schema = src.DB // MySQL's database is its schema
+	}
+	name := TableName(strings.NewReplacer("{db}", src.DB, "{schema}", schema, "{table}", src.Table).Replace(pc.Table), topic)
 	if t, err = loadTable(ctx, cat, topic, name, pc.WriterID); err != nil {
 		return t, false, err
 	}
