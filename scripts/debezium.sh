@@ -74,6 +74,11 @@ die() {
   exit 1
 }
 
+# shellcheck source-path=SCRIPTDIR source=lib/service.sh disable=SC1091
+source "$ROOT/scripts/lib/service.sh"
+SERVICE=worker
+SERVICE_CMDLINE=ConnectStandalone
+
 # shellcheck source-path=SCRIPTDIR source=lib/maven.sh disable=SC1091
 source "$ROOT/scripts/lib/maven.sh"
 java_require 17 "" "Debezium 3.6 on Kafka Connect 4.3"
@@ -90,32 +95,6 @@ assemble() {
 # Debezium's jars first: nothing in them is in Kafka's (the pom excludes
 # it), so the order only matters if that ever changes.
 classpath() { echo "$LIB/*:$KAFKA_LIB/*"; }
-
-# alive PID: PID runs. A zombie does not, unless other threads of the JVM
-# still exit, their sockets still open.
-alive() {
-  local st tasks
-  st=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
-  st=${st##*) }
-  [ "${st%% *}" != Z ] && return 0
-  tasks=(/proc/"$1"/task/*)
-  [ "${#tasks[@]}" -gt 1 ]
-}
-
-port_open() { (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
-
-# free_port prints a port nothing listens on, below Linux's ephemeral range.
-free_port() {
-  local p
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 12000))
-    if ! port_open "$p"; then
-      echo "$p"
-      return 0
-    fi
-  done
-  die "no free port found between 20000 and 32000"
-}
 
 # rest PORT PATH: GET http://127.0.0.1:PORT/PATH, the body on stdout; fails
 # on no answer or an HTTP error.
@@ -263,16 +242,14 @@ start() {
     "$java" "${opts[@]}" -cp "$(classpath)" org.apache.kafka.connect.cli.ConnectStandalone \
       "$dir/worker.properties" "$dir/connector.properties" < /dev/null >> "$logfile" 2>&1 &
     pid=$!
-    echo "$pid" > "$dir/pid"
+    register "$pid" "$dir"
     echo "$rport" > "$dir/rest"
     echo "$name" > "$dir/name"
-    mkdir -p "$CACHE/run"
-    echo "$dir" > "$CACHE/run/$pid"
     log "starting Debezium ($pg/$db -> $bootstrap, topics $prefix.*), pid $pid, REST 127.0.0.1:$rport, dir $dir"
     if wait_ready "$pid" "$rport" "$logfile" "$t0" "$from"; then
       break
     fi
-    rm -f "$dir/pid" "$CACHE/run/$pid"
+    forget "$pid" "$dir"
     if [ "$attempt" -lt 3 ] && tail -c +"$from" "$logfile" | grep -q 'Address already in use'; then
       log "REST port $rport was taken meanwhile; trying another"
       continue
@@ -287,12 +264,7 @@ start() {
     tail -c +"$from" "$logfile" | grep -v $'^\t*at ' | tail -n 15 >&2
     exit 1
   done
-  if [ -n "$owner" ]; then
-    (
-      while alive "$owner" && alive "$pid"; do sleep 1; done
-      stop_pid "$pid"
-    ) < /dev/null > /dev/null 2>&1 &
-  fi
+  [ -z "$owner" ] || watch_owner "$owner" "$pid"
   log "Debezium pid $pid streams after $(($(date +%s) - t0))s"
   echo "$pid 127.0.0.1:$rport"
 }
@@ -326,68 +298,6 @@ wait_ready() {
     fi
     sleep 0.2
   done
-}
-
-# kill_wait PID: SIGTERM (Connect stops the task and flushes its offsets),
-# up to 30 s, then SIGKILL; returns once PID is gone.
-kill_wait() {
-  local pid=$1
-  kill "$pid" 2> /dev/null || return 0
-  for _ in $(seq 300); do
-    alive "$pid" || return 0
-    sleep 0.1
-  done
-  log "pid $pid did not stop within 30s: SIGKILL"
-  kill -9 "$pid" 2> /dev/null || true
-  for _ in $(seq 50); do
-    alive "$pid" || return 0
-    sleep 0.1
-  done
-}
-
-# stop_pid PID stops one worker that this script started ($CACHE/run/PID
-# names its directory); one already gone (killed) is only forgotten.
-stop_pid() {
-  local pid=$1 dir
-  if [ ! -f "$CACHE/run/$pid" ]; then
-    alive "$pid" || {
-      log "no worker with pid $pid"
-      return 0
-    }
-    die "stop: pid $pid was not started by scripts/debezium.sh (no $CACHE/run/$pid)"
-  fi
-  dir=$(cat "$CACHE/run/$pid")
-  if alive "$pid" && grep -qa ConnectStandalone "/proc/$pid/cmdline" 2> /dev/null; then
-    kill_wait "$pid"
-    log "stopped Debezium pid $pid ($dir)"
-  fi
-  rm -f "$CACHE/run/$pid"
-  [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
-}
-
-stop() {
-  local what=${1:-}
-  case "$what" in
-    all)
-      local f found=0
-      for f in "$CACHE"/run/*; do
-        [ -f "$f" ] || continue
-        stop_pid "${f##*/}"
-        found=1
-      done
-      [ "$found" = 1 ] || log "no worker running"
-      ;;
-    '') die "stop: want a PID, a DIR or all" ;;
-    *[!0-9]*)
-      [ -d "$what" ] || die "stop: '$what' is neither a PID nor a directory"
-      if [ -f "$what/pid" ]; then
-        stop_pid "$(cat "$what/pid")"
-      else
-        log "no worker running on $what"
-      fi
-      ;;
-    *) stop_pid "$what" ;;
-  esac
 }
 
 status() {

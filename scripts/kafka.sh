@@ -72,6 +72,11 @@ die() {
   exit 1
 }
 
+# shellcheck source-path=SCRIPTDIR source=lib/service.sh disable=SC1091
+source "$ROOT/scripts/lib/service.sh"
+SERVICE=broker
+SERVICE_CMDLINE=kafka.Kafka
+
 # shellcheck source-path=SCRIPTDIR source=lib/maven.sh disable=SC1091
 source "$ROOT/scripts/lib/maven.sh"
 # Kafka 4's broker and tools need Java 17; 17 is what runs here.
@@ -127,37 +132,6 @@ cds_opts() {
   if [ -z "${KAFKA_CDS_TRAINING:-}" ] && [ -f "$CACHE/cds/$1.jsa" ]; then
     echo "-XX:SharedArchiveFile=$CACHE/cds/$1.jsa"
   fi
-}
-
-# alive PID: PID runs. A zombie does not: a server whose parent (this
-# script) has exited waits to be reaped by init, its ports free. But a
-# JVM's main thread can be a zombie while its other threads still exit,
-# its sockets still open: those count as running.
-alive() {
-  local st tasks
-  st=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
-  st=${st##*) }
-  [ "${st%% *}" != Z ] && return 0
-  tasks=(/proc/"$1"/task/*)
-  [ "${#tasks[@]}" -gt 1 ]
-}
-
-# port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
-port_open() { (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
-
-# free_port prints a port nothing listens on, below Linux's ephemeral range
-# (32768 and up) so that no outgoing connection is handed it meanwhile. A
-# race with another start remains: start retries once the server says so.
-free_port() {
-  local p
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 12000))
-    if ! port_open "$p"; then
-      echo "$p"
-      return 0
-    fi
-  done
-  die "no free port found between 20000 and 32000"
 }
 
 # tool_log4j2 writes (once) the tools' log4j2 configuration: warnings to
@@ -408,15 +382,13 @@ start() {
     from=$(($(stat -c %s "$logfile") + 1))
     "$java" "${opts[@]}" -cp "$LIB/*" kafka.Kafka "$dir/server.properties" < /dev/null >> "$logfile" 2>&1 &
     pid=$!
-    echo "$pid" > "$dir/pid"
+    register "$pid" "$dir"
     echo "$port $cport $sport" > "$dir/ports"
-    mkdir -p "$CACHE/run"
-    echo "$dir" > "$CACHE/run/$pid"
     log "starting a broker on 127.0.0.1:$port${sport:+ (SASL :$sport)} (controller :$cport), pid $pid, dir $dir, log $logfile"
     if wait_ready "$pid" "$port" "$logfile" "$t0" "$from"; then
       break
     fi
-    rm -f "$dir/pid" "$CACHE/run/$pid"
+    forget "$pid" "$dir"
     if [ "$pick" = 1 ] && [ "$attempt" -lt 3 ] && grep -q 'Address already in use' "$logfile"; then
       log "port $port or $cport was taken meanwhile; trying others"
       port=$(free_port)
@@ -428,14 +400,7 @@ start() {
     tail -n 30 "$logfile" >&2
     exit 1
   done
-  if [ -n "$owner" ]; then
-    # Watchdog: stops the server once the owner is gone, and forgets it
-    # once it is gone (killed, say).
-    (
-      while alive "$owner" && alive "$pid"; do sleep 1; done
-      stop_pid "$pid"
-    ) < /dev/null > /dev/null 2>&1 &
-  fi
+  [ -z "$owner" ] || watch_owner "$owner" "$pid"
   log "broker pid $pid answers on 127.0.0.1:$port after $(($(date +%s) - t0))s"
   echo "$pid 127.0.0.1:$port${sport:+ 127.0.0.1:$sport}"
 }
@@ -462,61 +427,6 @@ wait_ready() {
     fi
     sleep 0.2
   done
-}
-
-# kill_wait PID: SIGTERM, up to 30 s for the clean shutdown, then SIGKILL;
-# returns once PID is gone, so that its ports are free again.
-kill_wait() {
-  local pid=$1
-  kill "$pid" 2> /dev/null || return 0
-  for _ in $(seq 300); do
-    alive "$pid" || return 0
-    sleep 0.1
-  done
-  log "pid $pid did not stop within 30s: SIGKILL"
-  kill -9 "$pid" 2> /dev/null || true
-  for _ in $(seq 50); do
-    alive "$pid" || return 0
-    sleep 0.1
-  done
-}
-
-# stop_pid PID stops one broker that this script started ($CACHE/run/PID
-# names its directory); a broker already gone (killed) is only forgotten.
-stop_pid() {
-  local pid=$1 dir
-  if [ ! -f "$CACHE/run/$pid" ]; then
-    # Gone and forgotten already (its owner's watchdog stopped it) is fine.
-    alive "$pid" || {
-      log "no broker with pid $pid"
-      return 0
-    }
-    die "stop: pid $pid was not started by scripts/kafka.sh (no $CACHE/run/$pid)"
-  fi
-  dir=$(cat "$CACHE/run/$pid")
-  if alive "$pid" && grep -qa kafka.Kafka "/proc/$pid/cmdline" 2> /dev/null; then
-    kill_wait "$pid"
-    log "stopped broker pid $pid ($dir)"
-  fi
-  rm -f "$CACHE/run/$pid"
-  [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
-}
-
-stop() {
-  local what=${1:-}
-  case "$what" in
-    all)
-      local f found=0
-      for f in "$CACHE"/run/*; do
-        [ -f "$f" ] || continue
-        stop_pid "${f##*/}"
-        found=1
-      done
-      [ "$found" = 1 ] || log "no broker running"
-      ;;
-    '' | *[!0-9]*) die "stop: want a PID or all (got '$what')" ;;
-    *) stop_pid "$what" ;;
-  esac
 }
 
 cmd=${1:-help}

@@ -55,6 +55,15 @@ die() {
   exit 1
 }
 
+# shellcheck source-path=SCRIPTDIR source=lib/service.sh disable=SC1091
+source "$ROOT/scripts/lib/service.sh"
+SERVICE=server
+SERVICE_CMDLINE=postgres
+# A fast shutdown (SIGINT: clients, Debezium's replication connection
+# among them, are disconnected; SIGTERM would wait for them), then an
+# immediate one (recovered at the next start), then a kill.
+SERVICE_SIGNALS="INT QUIT KILL"
+
 usage() {
   sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'
 }
@@ -119,32 +128,6 @@ let_pg_reach() {
     fi
     d=$(dirname "$d")
   done
-}
-
-# alive PID: PID runs (a zombie, waiting for its parent, does not).
-alive() {
-  local st
-  st=$(cat "/proc/$1/stat" 2> /dev/null) || return 1
-  st=${st##*) }
-  [ "${st%% *}" != Z ]
-}
-
-# port_open PORT: something accepts TCP connections on 127.0.0.1:PORT.
-port_open() { (exec 3<> "/dev/tcp/127.0.0.1/$1") 2> /dev/null; }
-
-# free_port prints a port nothing listens on, below Linux's ephemeral range
-# (32768 and up) so that no outgoing connection is handed it meanwhile. A
-# race with another start remains: start retries once the server says so.
-free_port() {
-  local p
-  for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 12000))
-    if ! port_open "$p"; then
-      echo "$p"
-      return 0
-    fi
-  done
-  die "no free port found between 20000 and 32000"
 }
 
 # init_cluster BIN DIR: initdb into DIR/data, then the access rules.
@@ -287,15 +270,13 @@ start() {
       "$bin/postgres" -D "$dir/data" < /dev/null >> "$logfile" 2>&1 &
     fi
     pid=$!
-    echo "$pid" > "$dir/pid"
+    register "$pid" "$dir"
     echo "$port" > "$dir/port"
-    mkdir -p "$CACHE/run"
-    echo "$dir" > "$CACHE/run/$pid"
     log "starting PostgreSQL ($bin) on 127.0.0.1:$port, pid $pid, dir $dir"
     if wait_ready "$bin" "$pid" "$port" "$logfile" "$t0"; then
       break
     fi
-    rm -f "$dir/pid" "$CACHE/run/$pid"
+    forget "$pid" "$dir"
     if [ "$pick" = 1 ] && [ "$attempt" -lt 3 ] && tail -c +"$from" "$logfile" | grep -q 'could not bind'; then
       log "port $port was taken meanwhile; trying another"
       port=$(free_port)
@@ -305,14 +286,7 @@ start() {
     tail -n 30 "$logfile" >&2
     exit 1
   done
-  if [ -n "$owner" ]; then
-    # Watchdog: stops the server once the owner is gone, and forgets it
-    # once it is gone (killed, say).
-    (
-      while alive "$owner" && alive "$pid"; do sleep 1; done
-      stop_pid "$pid"
-    ) < /dev/null > /dev/null 2>&1 &
-  fi
+  [ -z "$owner" ] || watch_owner "$owner" "$pid"
   log "PostgreSQL pid $pid accepts connections on 127.0.0.1:$port after $(($(date +%s) - t0))s"
   echo "$pid 127.0.0.1:$port"
 }
@@ -333,42 +307,6 @@ wait_ready() {
     fi
     sleep 0.1
   done
-}
-
-# kill_wait PID: a fast shutdown (SIGINT: clients, Debezium's replication
-# connection included, are disconnected; SIGTERM would wait for them), up
-# to 30 s, then SIGQUIT (an immediate shutdown, recovered at the next
-# start), then SIGKILL; returns once PID is gone, its port free.
-kill_wait() {
-  local pid=$1 sig
-  for sig in INT QUIT KILL; do
-    kill -s "$sig" "$pid" 2> /dev/null || return 0
-    for _ in $(seq 300); do
-      alive "$pid" || return 0
-      sleep 0.1
-    done
-    log "pid $pid did not stop within 30s of SIG$sig"
-  done
-}
-
-# stop_pid PID stops one server that this script started ($CACHE/run/PID
-# names its directory); a server already gone (killed) is only forgotten.
-stop_pid() {
-  local pid=$1 dir
-  if [ ! -f "$CACHE/run/$pid" ]; then
-    alive "$pid" || {
-      log "no server with pid $pid"
-      return 0
-    }
-    die "stop: pid $pid was not started by scripts/postgres.sh (no $CACHE/run/$pid)"
-  fi
-  dir=$(cat "$CACHE/run/$pid")
-  if alive "$pid" && grep -qa postgres "/proc/$pid/cmdline" 2> /dev/null; then
-    kill_wait "$pid"
-    log "stopped PostgreSQL pid $pid ($dir)"
-  fi
-  rm -f "$CACHE/run/$pid"
-  [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
 }
 
 # crash PID kills server PID and its processes with SIGKILL, as a crash
@@ -392,8 +330,7 @@ crash() {
     done
     log "killed PostgreSQL pid $pid ($dir)"
   fi
-  rm -f "$CACHE/run/$pid"
-  [ "$(cat "$dir/pid" 2> /dev/null)" != "$pid" ] || rm -f "$dir/pid"
+  forget "$pid" "$dir"
 }
 
 # pid_of PID|DIR prints the pid of the server named.
@@ -406,31 +343,6 @@ pid_of() {
       cat "$what/pid" 2> /dev/null || true
       ;;
     *) echo "$what" ;;
-  esac
-}
-
-stop() {
-  local what=${1:-}
-  case "$what" in
-    all)
-      local f found=0
-      for f in "$CACHE"/run/*; do
-        [ -f "$f" ] || continue
-        stop_pid "${f##*/}"
-        found=1
-      done
-      [ "$found" = 1 ] || log "no server running"
-      ;;
-    '') die "stop: want a PID, a DIR or all" ;;
-    *[!0-9]*)
-      [ -d "$what" ] || die "stop: '$what' is neither a PID nor a directory"
-      if [ -f "$what/pid" ]; then
-        stop_pid "$(cat "$what/pid")"
-      else
-        log "no server running on $what"
-      fi
-      ;;
-    *) stop_pid "$what" ;;
   esac
 }
 

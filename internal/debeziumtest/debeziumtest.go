@@ -19,10 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,6 +27,7 @@ import (
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/internal/pgtest"
+	"github.com/icebeam/icebeam/internal/servertest"
 )
 
 // Required reports whether a machine without Java or Maven fails the
@@ -88,12 +86,9 @@ type Connector struct {
 	Prefix string // topic.prefix
 	DB     string // the database captured
 
-	script string
-	args   []string // start's arguments but --owner
-
-	mu   sync.Mutex
-	pid  int    // 0 while stopped
-	rest string // Connect's REST API, 127.0.0.1:PORT
+	proc servertest.Process
+	args []string // start's arguments
+	rest string   // Connect's REST API, 127.0.0.1:PORT
 }
 
 // Start starts a connector capturing database postgres of pg into the
@@ -117,13 +112,14 @@ func StartWith(t testing.TB, bootstrap string, pg *pgtest.Server, opts Options) 
 		opts.DB = "postgres"
 	}
 	dir := t.TempDir()
+	log := filepath.Join(dir, "connect.log")
 	c := &Connector{
 		Dir:    dir,
-		Log:    filepath.Join(dir, "connect.log"),
+		Log:    log,
 		Prefix: opts.Prefix,
 		DB:     opts.DB,
-		script: filepath.Join(launchtest.RepoRoot(t), "scripts", "debezium.sh"),
-		args: []string{"start", "--bootstrap", bootstrap, "--pg", pg.Addr(), "--db", opts.DB,
+		proc:   servertest.Process{Script: filepath.Join(launchtest.RepoRoot(t), "scripts", "debezium.sh"), Log: log},
+		args: []string{"--bootstrap", bootstrap, "--pg", pg.Addr(), "--db", opts.DB,
 			"--prefix", opts.Prefix, "--dir", dir},
 	}
 	if len(opts.Tables) > 0 {
@@ -142,7 +138,7 @@ func StartWith(t testing.TB, bootstrap string, pg *pgtest.Server, opts Options) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := c.stop(); err != nil {
+		if err := c.proc.Stop(); err != nil {
 			t.Log(err)
 		}
 	})
@@ -151,43 +147,11 @@ func StartWith(t testing.TB, bootstrap string, pg *pgtest.Server, opts Options) 
 
 // start runs `debezium.sh start` with c.args.
 func (c *Connector) start() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pid != 0 {
-		return fmt.Errorf("debeziumtest: the connector on %s already runs (pid %d)", c.Dir, c.pid)
-	}
-	cmd := exec.Command(c.script, append(c.args, "--owner", strconv.Itoa(os.Getpid()))...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	addrs, err := c.proc.Start(c.args, 1)
 	if err != nil {
-		// The script prints the end of the worker's log on failure.
-		return fmt.Errorf("%s start --dir %s: %v\n%s", c.script, c.Dir, err, stderr.String())
+		return err
 	}
-	fields := strings.Fields(string(out))
-	if len(fields) != 2 {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:RESTPORT", c.script, out)
-	}
-	pid, err := strconv.Atoi(fields[0])
-	if err != nil {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:RESTPORT", c.script, out)
-	}
-	c.pid, c.rest = pid, fields[1]
-	return nil
-}
-
-// stop stops the worker cleanly (its offsets flushed), if it runs.
-func (c *Connector) stop() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pid == 0 {
-		return nil
-	}
-	out, err := exec.Command(c.script, "stop", strconv.Itoa(c.pid)).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s stop %d: %v\n%s", c.script, c.pid, err, out)
-	}
-	c.pid = 0
+	c.rest = addrs[0]
 	return nil
 }
 
@@ -205,7 +169,7 @@ func (c *Connector) TransactionTopic() string { return c.Prefix + ".transaction"
 // wait in PostgreSQL's WAL for StartAgain.
 func (c *Connector) Stop(t testing.TB) {
 	t.Helper()
-	if err := c.stop(); err != nil {
+	if err := c.proc.Stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -215,17 +179,7 @@ func (c *Connector) Stop(t testing.TB) {
 // again (Debezium delivers at least once).
 func (c *Connector) Kill(t testing.TB) {
 	t.Helper()
-	c.mu.Lock()
-	pid := c.pid
-	c.mu.Unlock()
-	if pid == 0 {
-		return
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("kill -9 %d: %v", pid, err)
-	}
-	// The script's stop forgets the dead worker (and waits for it to go).
-	if err := c.stop(); err != nil {
+	if err := c.proc.Kill(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -251,19 +205,15 @@ func (c *Connector) Restart(t testing.TB) {
 // (connector and task states, a failed task's trace).
 func (c *Connector) Status(t testing.TB) string {
 	t.Helper()
-	out, err := exec.Command(c.script, "status", c.Dir).CombinedOutput()
+	out, err := exec.Command(c.proc.Script, "status", c.Dir).CombinedOutput()
 	if err != nil {
-		t.Fatalf("%s status %s: %v\n%s", c.script, c.Dir, err, out)
+		t.Fatalf("%s status %s: %v\n%s", c.proc.Script, c.Dir, err, out)
 	}
 	return strings.TrimSpace(string(out))
 }
 
 // LogTail is the end of the worker's log, for failure messages.
-func (c *Connector) LogTail(lines int) string {
-	data, _ := os.ReadFile(c.Log)
-	all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
-}
+func (c *Connector) LogTail(lines int) string { return c.proc.LogTail(lines) }
 
 // Read reads topics from their start with client cl (its seed brokers set,
 // no group, no topics consumed yet) until done says the records read so

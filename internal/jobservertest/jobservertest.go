@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/internal/servertest"
 )
 
 // Required reports whether a machine without Java or Maven fails the
@@ -38,7 +39,7 @@ type Server struct {
 	Runner   string // "flink" or "spark"
 	Endpoint string // host:port of the job service, for --endpoint
 	Log      string // the server's log file
-	pid      string
+	proc     servertest.Process
 }
 
 // Start starts a job server for runner ("flink" or "spark") and stops it
@@ -79,39 +80,29 @@ func Start(t testing.TB, runner string, flinkConf ...string) *Server {
 	default:
 		t.Fatalf("jobservertest: unknown runner %q", runner)
 	}
-	s := &Server{Runner: runner, Log: filepath.Join(dir, "jobserver.log")}
-	script := filepath.Join(launchtest.RepoRoot(t), "scripts", "jobserver.sh")
-	args := []string{"start", runner, "--job-port", "0", "--log", s.Log, "--owner", strconv.Itoa(os.Getpid())}
+	log := filepath.Join(dir, "jobserver.log")
+	s := &Server{Runner: runner, Log: log,
+		proc: servertest.Process{Script: filepath.Join(launchtest.RepoRoot(t), "scripts", "jobserver.sh"), Log: log}}
+	args := []string{runner, "--job-port", "0", "--log", s.Log}
 	if runner == "flink" {
 		args = append(args, "--conf-dir", conf)
 	}
-	cmd := exec.Command(script, args...)
 	// Info shows Flink's checkpoints and the SDK harnesses' log lines.
-	cmd.Env = append(os.Environ(), "JOBSERVER_LOG_LEVEL=info")
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	addrs, err := s.proc.Start(args, 1, "JOBSERVER_LOG_LEVEL=info")
 	if err != nil {
-		t.Fatalf("%s start %s: %v", script, runner, err)
+		t.Fatal(err)
 	}
-	fields := strings.Fields(string(out))
-	if len(fields) != 2 {
-		t.Fatalf("%s start %s printed %q, want PID ENDPOINT", script, runner, out)
-	}
-	s.pid, s.Endpoint = fields[0], fields[1]
+	s.Endpoint = addrs[0]
 	t.Cleanup(func() {
-		stop := exec.Command(script, "stop", s.pid)
-		if out, err := stop.CombinedOutput(); err != nil {
-			t.Logf("%s stop %s: %v\n%s", script, s.pid, err, out)
+		if err := s.proc.Stop(); err != nil {
+			t.Log(err)
 		}
 	})
 	return s
 }
 
 // LogTail is the end of the server's log, for failure messages.
-func (s *Server) LogTail(lines int) string {
-	all := s.lines()
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
-}
+func (s *Server) LogTail(lines int) string { return s.proc.LogTail(lines) }
 
 // Run runs cmd, a pipeline that submits its job to s, and returns its
 // combined output. If cmd fails, or has not ended after timeout, the error
@@ -174,7 +165,7 @@ func (s *Server) Hung(t testing.TB) string {
 	fmt.Fprintf(&b, "the job's last checkpoint and task-state lines:\n%s\n", strings.Join(states[max(0, len(states)-40):], "\n"))
 	dump, err := s.threadDump()
 	if err != nil {
-		fmt.Fprintf(&b, "no thread dump of the job server (pid %s): %v\n", s.pid, err)
+		fmt.Fprintf(&b, "no thread dump of the job server (pid %d): %v\n", s.proc.PID(), err)
 		return b.String()
 	}
 	var idle []string
@@ -210,14 +201,14 @@ func (s *Server) Hung(t testing.TB) string {
 func (s *Server) threadDump() (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "jstack", s.pid).Output()
+	pid := s.proc.PID()
+	out, err := exec.CommandContext(ctx, "jstack", strconv.Itoa(pid)).Output()
 	if err == nil {
 		return string(out), nil
 	}
 	// kill -3: the JVM prints the dump on its standard output, the log.
-	pid, perr := strconv.Atoi(s.pid)
 	st, serr := os.Stat(s.Log)
-	if perr != nil || serr != nil {
+	if serr != nil {
 		return "", fmt.Errorf("jstack: %v", err)
 	}
 	if kerr := syscall.Kill(pid, syscall.SIGQUIT); kerr != nil {

@@ -15,15 +15,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -31,6 +28,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/internal/servertest"
 )
 
 // Required reports whether a machine without Java or Maven fails the Kafka
@@ -50,14 +48,11 @@ type Broker struct {
 	// Options.SASL.
 	SASLUser, SASLPassword string
 
-	script    string
+	proc      servertest.Process
 	bootstrap string
 	port      string
 	sasl      string // the SASL listener's address
 	shared    bool
-
-	mu  sync.Mutex
-	pid int // 0 while stopped
 }
 
 // Start starts a broker of the test's own and stops it when t ends. A test
@@ -94,7 +89,7 @@ func StartWith(t testing.TB, opts Options) *Broker {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := b.stop(); err != nil {
+		if err := b.proc.Stop(); err != nil {
 			t.Log(err)
 		}
 	})
@@ -117,10 +112,11 @@ func skipUnlessJava(t testing.TB) {
 }
 
 func newBroker(t testing.TB, dir string) *Broker {
+	log := filepath.Join(dir, "kafka.log")
 	return &Broker{
-		Dir:    dir,
-		Log:    filepath.Join(dir, "kafka.log"),
-		script: filepath.Join(launchtest.RepoRoot(t), "scripts", "kafka.sh"),
+		Dir:  dir,
+		Log:  log,
+		proc: servertest.Process{Script: filepath.Join(launchtest.RepoRoot(t), "scripts", "kafka.sh"), Log: log},
 	}
 }
 
@@ -141,7 +137,7 @@ func MainWith(m *testing.M, run func() int) {
 	shared.main = true
 	code := run()
 	if b := shared.broker; b != nil {
-		if err := b.stop(); err != nil {
+		if err := b.proc.Stop(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 		}
 		os.RemoveAll(b.Dir)
@@ -191,57 +187,27 @@ func (b *Broker) SASLBootstrap() string { return b.sasl }
 
 // start runs `kafka.sh start` on b.Dir at port ("0": a free one).
 func (b *Broker) start(port string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.pid != 0 {
-		return fmt.Errorf("kafkatest: the broker on %s already runs (pid %d)", b.bootstrap, b.pid)
-	}
-	args := []string{"start", "--port", port, "--dir", b.Dir, "--log", b.Log, "--owner", strconv.Itoa(os.Getpid())}
-	want := 2
+	args := []string{"--port", port, "--dir", b.Dir, "--log", b.Log}
+	want := 1
 	if b.SASLUser != "" {
 		args = append(args, "--sasl", b.SASLUser+":"+b.SASLPassword)
-		want = 3
+		want = 2
 	}
-	cmd := exec.Command(b.script, args...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
+	addrs, err := b.proc.Start(args, want)
 	if err != nil {
-		return fmt.Errorf("%s start --dir %s: %v", b.script, b.Dir, err)
+		return err
 	}
-	fields := strings.Fields(string(out))
-	if len(fields) != want {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT%s", b.script, out, strings.Repeat(" 127.0.0.1:SASLPORT", want-2))
-	}
-	pid, err := strconv.Atoi(fields[0])
-	if err != nil {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT", b.script, out)
-	}
-	_, p, ok := strings.Cut(fields[1], ":")
+	_, p, ok := strings.Cut(addrs[0], ":")
 	if !ok || (b.port != "" && p != b.port) {
-		return fmt.Errorf("%s start printed address %s, want 127.0.0.1:%s", b.script, fields[1], b.port)
+		return fmt.Errorf("%s start printed address %s, want 127.0.0.1:%s", b.proc.Script, addrs[0], b.port)
 	}
-	if want == 3 {
-		if b.sasl != "" && fields[2] != b.sasl {
-			return fmt.Errorf("%s start printed SASL address %s, want %s", b.script, fields[2], b.sasl)
+	if want == 2 {
+		if b.sasl != "" && addrs[1] != b.sasl {
+			return fmt.Errorf("%s start printed SASL address %s, want %s", b.proc.Script, addrs[1], b.sasl)
 		}
-		b.sasl = fields[2]
+		b.sasl = addrs[1]
 	}
-	b.pid, b.bootstrap, b.port = pid, fields[1], p
-	return nil
-}
-
-// stop stops the broker cleanly, if it runs.
-func (b *Broker) stop() error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.pid == 0 {
-		return nil
-	}
-	out, err := exec.Command(b.script, "stop", strconv.Itoa(b.pid)).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s stop %d: %v\n%s", b.script, b.pid, err, out)
-	}
-	b.pid = 0
+	b.bootstrap, b.port = addrs[0], p
 	return nil
 }
 
@@ -257,7 +223,7 @@ func (b *Broker) notShared(t testing.TB, what string) {
 func (b *Broker) Stop(t testing.TB) {
 	t.Helper()
 	b.notShared(t, "Stop")
-	if err := b.stop(); err != nil {
+	if err := b.proc.Stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -268,17 +234,7 @@ func (b *Broker) Stop(t testing.TB) {
 func (b *Broker) Kill(t testing.TB) {
 	t.Helper()
 	b.notShared(t, "Kill")
-	b.mu.Lock()
-	pid := b.pid
-	b.mu.Unlock()
-	if pid == 0 {
-		return
-	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		t.Fatalf("kill -9 %d: %v", pid, err)
-	}
-	// The script's stop forgets the dead server (and waits for it to go).
-	if err := b.stop(); err != nil {
+	if err := b.proc.Kill(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -302,11 +258,7 @@ func (b *Broker) Restart(t testing.TB) {
 }
 
 // LogTail is the end of the server's log, for failure messages.
-func (b *Broker) LogTail(lines int) string {
-	data, _ := os.ReadFile(b.Log)
-	all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
-}
+func (b *Broker) LogTail(lines int) string { return b.proc.LogTail(lines) }
 
 // Client is a franz-go client of the broker with opts added, closed when t
 // ends.
@@ -361,7 +313,7 @@ func (b *Broker) AddPartitions(t testing.TB, name string, total int) {
 // "--describe", "--topic", name) and returns its output.
 func (b *Broker) Topics(t testing.TB, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(b.script, append([]string{"topics", b.bootstrap}, args...)...).CombinedOutput()
+	out, err := exec.Command(b.proc.Script, append([]string{"topics", b.bootstrap}, args...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("kafka.sh topics %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
@@ -386,7 +338,7 @@ func (b *Broker) ProduceLines(t testing.TB, topic string, lines []string, args .
 	// each is sent alone. A missing topic fails after 15 s, not 60.
 	full := append([]string{"produce", b.bootstrap, topic, "--sync", "--timeout", "0",
 		"--command-property", "max.block.ms=15000"}, args...)
-	cmd := exec.Command(b.script, full...)
+	cmd := exec.Command(b.proc.Script, full...)
 	cmd.Stdin = &in
 	out, err := cmd.CombinedOutput()
 	if err != nil {

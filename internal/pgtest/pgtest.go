@@ -19,13 +19,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/internal/servertest"
 )
 
 // Required reports whether a machine where PostgreSQL cannot be had fails
@@ -40,12 +40,9 @@ type Server struct {
 	Dir string // the server's directory: the cluster in Dir/data
 	Log string // the server's log, every run on Dir one after the other
 
-	script string
-	addr   string // 127.0.0.1:PORT, the same across StartAgain
-	port   string
-
-	mu  sync.Mutex
-	pid int // 0 while stopped
+	proc servertest.Process
+	addr string // 127.0.0.1:PORT, the same across StartAgain
+	port string
 }
 
 // callTimeout bounds each statement or query of the helpers below.
@@ -60,21 +57,22 @@ func Start(t testing.TB) *Server {
 	if testing.Short() {
 		t.Skip("starts a PostgreSQL server")
 	}
-	s := &Server{script: filepath.Join(launchtest.RepoRoot(t), "scripts", "postgres.sh")}
+	script := filepath.Join(launchtest.RepoRoot(t), "scripts", "postgres.sh")
 	// `bin` installs Debian's package when it is missing and it can.
-	if out, err := exec.Command(s.script, "bin").CombinedOutput(); err != nil {
+	if out, err := exec.Command(script, "bin").CombinedOutput(); err != nil {
 		if Required() {
-			t.Fatalf("PostgreSQL is needed (POSTGRES=require or JOBSERVER=require): %s bin: %v\n%s", s.script, err, out)
+			t.Fatalf("PostgreSQL is needed (POSTGRES=require or JOBSERVER=require): %s bin: %v\n%s", script, err, out)
 		}
 		t.Skipf("no PostgreSQL: %s", strings.TrimSpace(string(out)))
 	}
-	s.Dir = t.TempDir()
-	s.Log = filepath.Join(s.Dir, "postgres.log")
+	dir := t.TempDir()
+	log := filepath.Join(dir, "postgres.log")
+	s := &Server{Dir: dir, Log: log, proc: servertest.Process{Script: script, Log: log, Crash: "kill"}}
 	if err := s.start("0"); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		if err := s.stop(); err != nil {
+		if err := s.proc.Stop(); err != nil {
 			t.Log(err)
 		}
 	})
@@ -83,47 +81,15 @@ func Start(t testing.TB) *Server {
 
 // start runs `postgres.sh start` on s.Dir at port ("0": a free one).
 func (s *Server) start(port string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pid != 0 {
-		return fmt.Errorf("pgtest: the server on %s already runs (pid %d)", s.addr, s.pid)
-	}
-	cmd := exec.Command(s.script, "start", "--port", port, "--dir", s.Dir, "--owner", strconv.Itoa(os.Getpid()))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	addrs, err := s.proc.Start([]string{"--port", port, "--dir", s.Dir}, 1)
 	if err != nil {
-		return fmt.Errorf("%s start --dir %s: %v\n%s", s.script, s.Dir, err, stderr.String())
+		return err
 	}
-	fields := strings.Fields(string(out))
-	if len(fields) != 2 {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT", s.script, out)
-	}
-	pid, err := strconv.Atoi(fields[0])
-	if err != nil {
-		return fmt.Errorf("%s start printed %q, want PID 127.0.0.1:PORT", s.script, out)
-	}
-	_, p, ok := strings.Cut(fields[1], ":")
+	_, p, ok := strings.Cut(addrs[0], ":")
 	if !ok || (s.port != "" && p != s.port) {
-		return fmt.Errorf("%s start printed address %s, want 127.0.0.1:%s", s.script, fields[1], s.port)
+		return fmt.Errorf("%s start printed address %s, want 127.0.0.1:%s", s.proc.Script, addrs[0], s.port)
 	}
-	s.pid, s.addr, s.port = pid, fields[1], p
-	return nil
-}
-
-// stop shuts the server down (a fast shutdown: clients are disconnected),
-// if it runs.
-func (s *Server) stop() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pid == 0 {
-		return nil
-	}
-	out, err := exec.Command(s.script, "stop", strconv.Itoa(s.pid)).CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s stop %d: %v\n%s", s.script, s.pid, err, out)
-	}
-	s.pid = 0
+	s.addr, s.port = addrs[0], p
 	return nil
 }
 
@@ -150,7 +116,7 @@ func (s *Server) DSN(db string) string {
 // disconnected.
 func (s *Server) Stop(t testing.TB) {
 	t.Helper()
-	if err := s.stop(); err != nil {
+	if err := s.proc.Stop(); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -161,16 +127,9 @@ func (s *Server) Stop(t testing.TB) {
 // fsync is off, which only a crash of the machine would show).
 func (s *Server) Kill(t testing.TB) {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.pid == 0 {
-		return
+	if err := s.proc.Kill(); err != nil {
+		t.Fatal(err)
 	}
-	out, err := exec.Command(s.script, "kill", strconv.Itoa(s.pid)).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s kill %d: %v\n%s", s.script, s.pid, err, out)
-	}
-	s.pid = 0
 }
 
 // StartAgain starts the stopped or killed server on the same directory and
@@ -183,11 +142,7 @@ func (s *Server) StartAgain(t testing.TB) {
 }
 
 // LogTail is the end of the server's log, for failure messages.
-func (s *Server) LogTail(lines int) string {
-	data, _ := os.ReadFile(s.Log)
-	all := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	return strings.Join(all[max(0, len(all)-lines):], "\n")
-}
+func (s *Server) LogTail(lines int) string { return s.proc.LogTail(lines) }
 
 // Conn is a connection to database db, closed when t ends.
 func (s *Server) Conn(t testing.TB, db string) *pgx.Conn {
