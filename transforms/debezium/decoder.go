@@ -134,6 +134,12 @@ type Options struct {
 	// keeps the schema it had. A sink that can take only some schemas
 	// (its table's) says so here, before any row is appended.
 	Accept func(Table, *arrow.Schema) error
+	// Refuse, when set, is asked for each change event once its table
+	// and op are known: an error refuses the event, with the error as its
+	// reason, before it touches the batches. A sink that applies only
+	// some operations to a table (an append-only one, of a table without
+	// a primary key) says so here.
+	Refuse func(Table, Op) error
 }
 
 // Decoder decodes change events into per-table batches. It is not safe
@@ -454,6 +460,12 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 		}
 		if ts.keyErr != nil {
 			return fail(ts, "", ts.keyErr.Error())
+		}
+	}
+
+	if d.opts.Refuse != nil {
+		if err := d.opts.Refuse(ts.id, ev.Op); err != nil {
+			return fail(ts, "", err.Error())
 		}
 	}
 
