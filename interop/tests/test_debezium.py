@@ -94,22 +94,26 @@ class Source:
   def psql(self, sql):
     return script("postgres", "psql", self.pg, "-Atc", sql)
 
-  def pgbench(self, name, *args):
-    pgbench = os.path.join(script("postgres", "bin").strip(), "pgbench")
+  def pgbench_cmd(self, *args):
     host, port = self.pg.split(":")
-    start = time.monotonic()
-    proc = subprocess.run([pgbench, "-h", host, "-p", port, "-U", "postgres", *args, "postgres"],
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
-    with open(os.path.join(WORK, f"{name}.log"), "w") as f:
-      f.write(proc.stdout)
-    if proc.returncode != 0:
-      pytest.fail(f"{name}: pgbench {' '.join(args)} failed:\n{proc.stdout[-3000:]}", pytrace=False)
+    return [os.path.join(script("postgres", "bin").strip(), "pgbench"), "-h", host, "-p", port, "-U", "postgres",
+            *args, "postgres"]
+
+  def pgbench_ended(self, name, code, output):
+    """Fails on a failed pgbench run, else keeps its transactions and tps."""
+    if code != 0:
+      pytest.fail(f"{name}: pgbench failed ({code}):\n{output[-3000:]}", pytrace=False)
     for what, pattern in (("transactions", r"actually processed: (\d+)"), ("tps", r"tps = ([\d.]+)")):
-      m = re.search(pattern, proc.stdout)
+      m = re.search(pattern, output)
       if m:
         self.figures[f"{name} {what}"] = m.group(1)
-    self.figures[f"{name} s"] = f"{time.monotonic() - start:.1f}"
-    return proc.stdout
+
+  def pgbench(self, name, *args):
+    proc = subprocess.run(self.pgbench_cmd(*args), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=300)
+    with open(os.path.join(WORK, f"{name}.log"), "w") as f:
+      f.write(proc.stdout)
+    self.pgbench_ended(name, proc.returncode, proc.stdout)
 
   def end_offset(self, topic):
     """The topic's end offset (its one partition's), None while it does not exist."""
@@ -153,6 +157,7 @@ def pgbench_tables(catalog):
   pg_pid, pg_addr = started("PostgreSQL", pg)
   src = Source(pg_addr, None)
   stops = [("postgres", pg_pid)]
+  bench = None
   try:
     src.pgbench("pgbench-init", "-i", "-s", str(SCALE), "-q")
     # The marker table tells when Debezium has written every change before
@@ -170,11 +175,8 @@ def pgbench_tables(catalog):
     # pgbench runs while the job streams; the job starts once
     # pgbench_history (empty at the snapshot) has its topic, as a job
     # plans the topics that exist when it starts.
-    pgbench = os.path.join(script("postgres", "bin").strip(), "pgbench")
-    host, port = pg_addr.split(":")
-    bench_log = open(os.path.join(WORK, "pgbench-streamed.log"), "w")
-    bench = subprocess.Popen([pgbench, "-h", host, "-p", port, "-U", "postgres", "-n", "-c", str(CLIENTS), "-j",
-                              str(CLIENTS), "-T", "25", "postgres"], stdout=bench_log, stderr=subprocess.STDOUT)
+    bench = subprocess.Popen(src.pgbench_cmd("-n", "-c", str(CLIENTS), "-j", str(CLIENTS), "-T", "25"),
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     src.wait_for_topic(f"{PREFIX}.public.pgbench_history", 1)
     stream_log = open(os.path.join(WORK, "dbz-stream.log"), "w")
     job = subprocess.Popen(pipeline(src, "--triggering_frequency_seconds=2"), stdout=stream_log, stderr=subprocess.STDOUT,
@@ -197,12 +199,8 @@ def pgbench_tables(catalog):
     if code != 0:
       pytest.fail(f"the streaming job exited {code} after SIGINT; see {stream_log.name}", pytrace=False)
     src.figures["streamed commits of pgbench_history"] = snapshots(catalog, f"{NS}.pgbench_history")
-    if bench.wait(timeout=120) != 0:
-      pytest.fail(f"pgbench failed; see {bench_log.name}", pytrace=False)
-    bench_log.close()
-    with open(bench_log.name) as f:
-      m = re.search(r"actually processed: (\d+)", f.read())
-      src.figures["pgbench-streamed transactions"] = m and m.group(1)
+    output, _ = bench.communicate(timeout=120)
+    src.pgbench_ended("pgbench-streamed", bench.returncode, output)
 
     src.pgbench("pgbench-after-sigint", "-n", "-c", str(CLIENTS), "-j", str(CLIENTS), "-T", "5")
     src.psql("INSERT INTO icebeam_marker VALUES (1)")
@@ -211,6 +209,8 @@ def pgbench_tables(catalog):
     src.figures["flow s"] = f"{time.monotonic() - t0:.1f}"
     yield src
   finally:
+    if bench is not None and bench.poll() is None:
+      bench.kill()
     for name, pid in stops:
       subprocess.run([f"{ROOT}/scripts/{name}.sh", "stop", pid], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                      timeout=120, cwd=ROOT)
