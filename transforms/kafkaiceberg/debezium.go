@@ -88,7 +88,11 @@ func (f *debeziumFn) Setup() error {
 }
 
 func (f *debeziumFn) options() debezium.Options {
-	return debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn, Accept: f.accept, Refuse: f.refuse}
+	o := debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn, Accept: f.accept}
+	if slices.ContainsFunc(f.Tables, Table.appendOnly) {
+		o.Refuse = f.refuse
+	}
+	return o
 }
 
 // refuse sends the changes of existing rows of a table without a primary
