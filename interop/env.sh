@@ -104,7 +104,7 @@ check_java() {
 build_go() {
   mkdir -p "$BIN"
   (cd "$ROOT" && CGO_ENABLED=0 go build -trimpath -o "$BIN/" ./cmd/icebeam ./pipelines/taxi ./pipelines/clicks ./internal/cmd/taxigen \
-    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread ./pipelines/cdc)
+    ./interop/goscan ./interop/fakegcs ./internal/cmd/evolvestream ./internal/cmd/smallfiles ./pipelines/maintain ./interop/goread ./pipelines/cdc ./pipelines/kafka)
 }
 
 free_port() {

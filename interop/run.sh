@@ -4,7 +4,10 @@
 # pipeline writes the same table as Spark, to the cent, that each engine
 # reads the others' tables, that Spark and pyiceberg read our streaming
 # clicks tables (plain, partitioned, templated) as our reader does, and that
-# our sink writes to a Nessie branch (Nessie server + fake-gcs-server).
+# our sink writes to a Nessie branch (Nessie server + fake-gcs-server), and
+# that Spark, pyiceberg and DuckDB read the tables pipelines/kafka lands from
+# PostgreSQL's pgbench through Debezium as PostgreSQL's own rows (-k debezium;
+# skips without Java and Maven).
 #
 #   interop/run.sh                  # whole suite
 #   interop/run.sh -k parity        # extra arguments go to pytest

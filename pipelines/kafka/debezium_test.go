@@ -191,20 +191,7 @@ func TestDebeziumIntoTables(t *testing.T) {
 	pg.Exec(t, "UPDATE kinds SET note = 'n' || id WHERE id % 3 = 0")
 	bounded := func(marker int) {
 		t.Helper()
-		pg.Exec(t, fmt.Sprintf("INSERT INTO marker VALUES (%d)", marker))
-		cl, err := kgo.NewClient(kgo.SeedBrokers(b.Bootstrap()), kgo.FetchMaxWait(250*time.Millisecond))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer cl.Close()
-		debeziumtest.Read(t, cl, []string{dbz.Topic("public", "marker")}, time.Minute, func(got map[string][]*kgo.Record) bool {
-			return len(got[dbz.Topic("public", "marker")]) == marker+1
-		})
-		got, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, append(args, "--bounded")...)
-		if err != nil {
-			t.Fatalf("the bounded run: %v\n%s", err, launchtest.Tail(got))
-		}
-		t.Logf("%s", launchtest.Tail(got))
+		runBounded(t, pg, b, dbz, marker, dir, args)
 	}
 	bounded(1)
 
@@ -235,6 +222,93 @@ func TestDebeziumIntoTables(t *testing.T) {
 	bounded(2)
 
 	requireTablesEqualPostgres(t, pg, cfg.URI)
+}
+
+// runBounded inserts row marker into the marker table (which holds 0 to
+// marker-1), waits for Debezium to have written its event, so that every
+// change before it is in Kafka, and runs the pipeline with --bounded.
+func runBounded(t *testing.T, pg *pgtest.Server, b *kafkatest.Broker, dbz *debeziumtest.Connector, marker int, dir string, args []string) {
+	t.Helper()
+	pg.Exec(t, fmt.Sprintf("INSERT INTO marker VALUES (%d)", marker))
+	cl, err := kgo.NewClient(kgo.SeedBrokers(b.Bootstrap()), kgo.FetchMaxWait(250*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	debeziumtest.Read(t, cl, []string{dbz.Topic("public", "marker")}, time.Minute, func(got map[string][]*kgo.Record) bool {
+		return len(got[dbz.Topic("public", "marker")]) == marker+1
+	})
+	got, err := launchtest.Run(t, dir, pipelineBin.Path(t), nil, append(args, "--bounded")...)
+	if err != nil {
+		t.Fatalf("the bounded run: %v\n%s", err, launchtest.Tail(got))
+	}
+	t.Logf("%s", launchtest.Tail(got))
+}
+
+// A source table without a primary key (Debezium writes its events with a
+// null record key) lands as an append-only table of its snapshot rows and
+// inserts, duplicates included; its update, delete and truncate (which
+// PostgreSQL publishes for it only with REPLICA IDENTITY FULL) go to the
+// rejected table, each with the reason, and the job exits 0.
+func TestDebeziumKeylessTable(t *testing.T) {
+	debeziumtest.SkipUnlessJava(t)
+	b := kafkatest.Shared(t)
+	pg := pgtest.Start(t)
+	pg.Exec(t, "CREATE TABLE log (at timestamp, n int, note text)", "ALTER TABLE log REPLICA IDENTITY FULL",
+		"CREATE TABLE marker (id int PRIMARY KEY)", "INSERT INTO marker VALUES (0)",
+		"INSERT INTO log SELECT timestamp '1969-12-31 23:59:58.5' + n * interval '1.000001 second', n, 'snapshot ' || n FROM generate_series(1, 5) n")
+	dbz := debeziumtest.StartWith(t, b.Bootstrap(), pg, debeziumtest.Options{Prefix: "keyless"})
+	pg.Exec(t, "INSERT INTO log SELECT now() + n * interval '1 millisecond', n, NULL FROM generate_series(6, 9) n",
+		"INSERT INTO log VALUES (NULL, 3, 'twice'), (NULL, 3, 'twice')")
+	const read = `SELECT to_char(at, 'YYYY-MM-DD"T"HH24:MI:SS.US'), n::text, note FROM log`
+	var want []string
+	for _, r := range pg.Query(t, read) {
+		want = append(want, rowText(r))
+	}
+	pg.Exec(t, "UPDATE log SET note = 'changed' WHERE n = 2", "DELETE FROM log WHERE n = 4", "TRUNCATE log",
+		"INSERT INTO log VALUES ('2100-01-01 00:00:00.000001', 10, 'after the truncate')")
+	for _, r := range pg.Query(t, read) {
+		want = append(want, rowText(r))
+	}
+	cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = stop() })
+	runBounded(t, pg, b, dbz, 1, t.TempDir(), []string{"--catalog_uri=" + cfg.URI, "--bootstrap_servers=" + b.Bootstrap(),
+		`--topic_pattern=keyless\.public\..*`, "--format=debezium"})
+
+	tbl := loadTable(t, cfg.URI, "public.log")
+	if v := tbl.Metadata().Version(); v != 3 {
+		t.Errorf("table public.log is format v%d, want 3", v)
+	}
+	var names []string
+	for _, f := range tbl.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, []string{"at", "n", "note", "__order"}) {
+		t.Errorf("table public.log has columns %v, want the source's and __order", names)
+	}
+	have := icebergText(t, tbl.Scan(), []string{"at", "n", "note"})
+	slices.Sort(want)
+	slices.Sort(have)
+	if !slices.Equal(have, want) {
+		t.Errorf("table public.log: %d rows, want PostgreSQL's %d inserted; first differences:\n%s", len(have), len(want), firstDiffs(have, want))
+	}
+	reasons := scanStrings(t, loadTable(t, cfg.URI, "kafka.rejected"), "reason")
+	var ops []string
+	for _, r := range reasons {
+		if !strings.Contains(r, "of a table without a primary key: table public.log takes its inserts only") {
+			t.Errorf("rejected for %q, want the reason that the table has no primary key", r)
+		}
+		if _, op, ok := strings.Cut(r, "(op "); ok {
+			ops = append(ops, op[:1])
+		}
+	}
+	slices.Sort(ops)
+	if !slices.Equal(ops, []string{"d", "t", "u"}) {
+		t.Errorf("rejected %q, want the update, the delete and the truncate", reasons)
+	}
 }
 
 // requireTablesEqualPostgres checks that each of pgTables' Iceberg tables

@@ -134,6 +134,13 @@ type Options struct {
 	// keeps the schema it had. A sink that can take only some schemas
 	// (its table's) says so here, before any row is appended.
 	Accept func(Table, *arrow.Schema) error
+	// Refuse, when set, is asked once per table and op, at the first
+	// change event of that op: an error refuses the event and every later
+	// one of the table with that op, with the error as its reason, before
+	// it touches the batches. A sink that applies only some operations to
+	// a table (an append-only one, of a table without a primary key) says
+	// so here.
+	Refuse func(Table, Op) error
 }
 
 // Decoder decodes change events into per-table batches. It is not safe
@@ -193,12 +200,14 @@ type tableState struct {
 	bare   *rowSchema // from Options.Schema
 	keyErr error      // Options.Keys's refusal, asked once
 	asked  bool       // Options.Keys was asked
-	lay    *layout
-	rb     *array.RecordBuilder
-	bs     []array.Builder
-	rows   int
-	file   string // the last binlog file name, kept to not allocate it per event
-	fileNo int64
+	// refused holds Options.Refuse's answers, by op.
+	refused map[Op]error
+	lay     *layout
+	rb      *array.RecordBuilder
+	bs      []array.Builder
+	rows    int
+	file    string // the last binlog file name, kept to not allocate it per event
+	fileNo  int64
 }
 
 // memo maps schema blocks to what they parse to. A table's events repeat
@@ -454,6 +463,20 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 		}
 		if ts.keyErr != nil {
 			return fail(ts, "", ts.keyErr.Error())
+		}
+	}
+
+	if d.opts.Refuse != nil {
+		err, asked := ts.refused[ev.Op]
+		if !asked {
+			err = d.opts.Refuse(ts.id, ev.Op)
+			if ts.refused == nil {
+				ts.refused = map[Op]error{}
+			}
+			ts.refused[ev.Op] = err
+		}
+		if err != nil {
+			return fail(ts, "", err.Error())
 		}
 	}
 

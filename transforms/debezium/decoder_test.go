@@ -296,3 +296,39 @@ func TestKeysOption(t *testing.T) {
 		t.Errorf("Options.Keys asked %d times, want once a table", asked)
 	}
 }
+
+// A refused event leaves no row and no truncate in the batches; the
+// table's other events go on.
+func TestRefuseOption(t *testing.T) {
+	fields := []string{f("int32", "n", true), f("string", "note", true)}
+	sc := valueSchema("public.log", fields...)
+	asked := 0
+	d := NewDecoder(Options{Refuse: func(tb Table, op Op) error {
+		asked++
+		if op != OpCreate && op != OpRead {
+			return fmt.Errorf("op %c of %s refused", op, tb.Table)
+		}
+		return nil
+	}})
+	defer d.Release()
+	decode(t, d, nil, event(sc, "null", `{"n":1,"note":"a"}`, pgSource("public", "log", 5), "r"), 0)
+	for i, e := range []struct{ op, before, after string }{
+		{"u", `{"n":1,"note":"a"}`, `{"n":1,"note":"b"}`},
+		{"d", `{"n":1,"note":"a"}`, "null"},
+		{"t", "null", "null"},
+		{"u", `{"n":1,"note":"b"}`, `{"n":1,"note":"c"}`},
+	} {
+		_, err := d.Decode(Message{Value: event(sc, e.before, e.after, pgSource("public", "log", int64(6+i)), e.op), Where: "log/0/1"})
+		if err == nil || !strings.Contains(err.Error(), "op "+e.op+" of log refused") {
+			t.Errorf("op %s: %v, want Refuse's error", e.op, err)
+		}
+	}
+	decode(t, d, nil, event(sc, "null", `{"n":2,"note":"c"}`, pgSource("public", "log", 10), "c"), 5)
+	if asked != 5 {
+		t.Errorf("Options.Refuse asked %d times, want once per table and op (r, u, d, t, c)", asked)
+	}
+	b := oneBatch(t, d)
+	if b.Record.NumRows() != 2 || str(col(t, b.Record, "__op"), 0) != "r" || str(col(t, b.Record, "__op"), 1) != "c" {
+		t.Errorf("batch %v, want the snapshot row and the insert only", b.Record)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -87,7 +88,46 @@ func (f *debeziumFn) Setup() error {
 }
 
 func (f *debeziumFn) options() debezium.Options {
-	return debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn, Accept: f.accept}
+	o := debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn, Accept: f.accept}
+	if slices.ContainsFunc(f.Tables, Table.appendOnly) {
+		o.Refuse = f.refuse
+	}
+	return o
+}
+
+// refuse sends the changes of existing rows of a table without a primary
+// key to the rejected table: its table is append-only (there is no key to
+// find the row by), and applying them as inserts would land rows the
+// source no longer has.
+func (f *debeziumFn) refuse(t debezium.Table, op debezium.Op) error {
+	d := f.bySource[t.String()]
+	if d == nil || !d.t.appendOnly() || op == debezium.OpCreate || op == debezium.OpRead {
+		return nil
+	}
+	what := map[debezium.Op]string{debezium.OpUpdate: "an update", debezium.OpDelete: "a delete", debezium.OpTruncate: "a truncate"}[op]
+	return fmt.Errorf("%s (op %c) of a table without a primary key: table %s takes its inserts only (no key to find a row by), so the change is not applied", what, op, d.t.Name)
+}
+
+// appendOnly says the table is of a Debezium topic whose source table has
+// no primary key: its inserts and snapshot rows are appended, without the
+// op column (every row an insert).
+func (t Table) appendOnly() bool { return t.Source != "" && len(t.Key) == 0 }
+
+// withoutColumn is rec without column name (rec itself when it has none);
+// the caller releases both.
+func withoutColumn(rec arrow.RecordBatch, name string) arrow.RecordBatch {
+	i := rec.Schema().FieldIndices(name)
+	if len(i) != 1 {
+		rec.Retain()
+		return rec
+	}
+	cols := slices.Delete(slices.Clone(rec.Columns()), i[0], i[0]+1)
+	return array.NewRecordBatch(withoutField(rec.Schema(), name), cols, rec.NumRows())
+}
+
+// withoutField is sc without field name.
+func withoutField(sc *arrow.Schema, name string) *arrow.Schema {
+	return arrow.NewSchema(slices.DeleteFunc(slices.Clone(sc.Fields()), func(f arrow.Field) bool { return f.Name == name }), nil)
 }
 
 // accept says whether the batches of a table's events of schema sc fit
@@ -214,6 +254,11 @@ func (f *debeziumFn) flush(emit func(string, []byte)) error {
 		if err != nil {
 			return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
 		}
+		if d.t.appendOnly() {
+			all := rec
+			rec = withoutColumn(all, OpColumn)
+			all.Release()
+		}
 		var ranges map[string]icebergio.SourceRange
 		if last[d] == i {
 			ranges, d.ranges = d.ranges, nil
@@ -294,9 +339,6 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 		log.Printf("kafkaiceberg: topic %s holds no change event to take its table's columns from: nothing to land", topic)
 		return t, false, nil
 	}
-	if len(keys) == 0 {
-		return t, false, fmt.Errorf("kafkaiceberg: topic %s: table %s has no primary key (its events have no record key): changes cannot be applied to a row", topic, src)
-	}
 	schema := src.Schema
 	if schema == "" {
 		schema = src.DB // MySQL's database is its schema
@@ -308,6 +350,9 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 	t.Evolve, t.Source, t.Key = false, src.String(), keys
 	if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
 		return t, false, err
+	}
+	if t.appendOnly() {
+		log.Printf("kafkaiceberg: topic %s: table %s has no primary key (its events have no record key): table %s takes its inserts and snapshot rows, appended; its updates, deletes and truncates go to the rejected table", topic, src, name)
 	}
 	return t, true, nil
 }

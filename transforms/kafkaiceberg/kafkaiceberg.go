@@ -44,7 +44,9 @@ type Table struct {
 	Evolve bool
 	// Source is the database table a Debezium topic's changes are of
 	// (debezium.Table's text), and Key its key columns, the table's
-	// identifier fields.
+	// identifier fields. A source table without a primary key (no Key)
+	// lands append-only: its inserts and snapshot rows, without the op
+	// column; its other changes are rejected, with the reason.
 	Source string
 	Key    []string
 }
@@ -107,7 +109,9 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		}
 		switch {
 		case t.Topic != "" && cfg.Format == Debezium:
-			w.Mode, w.Key, w.Op, w.Order = icebergio.Changes, t.Key, OpColumn, OrderColumn
+			if !t.appendOnly() {
+				w.Mode, w.Key, w.Op, w.Order = icebergio.Changes, t.Key, OpColumn, OrderColumn
+			}
 			v := cfg.FormatVersion
 			if v == 0 {
 				v = 3
@@ -119,6 +123,9 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		sc, err := icebergio.DecodeSchema(t.Schema)
 		if err != nil {
 			panic(err)
+		}
+		if t.appendOnly() {
+			sc = withoutField(sc, OpColumn)
 		}
 		rows := beam.ParDo(s.Scope("Select "+t.Name), &selectFn{Table: t.Name}, batches)
 		results = append(results, icebergio.WriteRecords(s.Scope("Write "+t.Name), w, sc, rows))
