@@ -1,0 +1,266 @@
+"""Helpers of scripts/bench-debezium.sh, beside bench.py (whose catalog
+calls, /usr/bin/time parsing and formatting they reuse); run with bench.py's
+venv (pyiceberg, pyarrow).
+
+  dbz.py state URI NS TABLES
+      The end state of the tables NS.T (TABLES a comma list): per table its
+      snapshots, data and delete files, and the timestamp-ms of the first
+      snapshot whose totals (records, data files, delete files, position and
+      equality deletes) equal the current one's: when the end state became
+      visible. visible_ms is the latest of them, as JSON.
+  dbz.py seen URI NS TABLES WANT TIMEOUT_S PID...
+      Polls every second until, for every table, a row whose mtime_us is at
+      least WANT's (a JSON object table -> the last mtime_us PostgreSQL wrote)
+      is in a data file some snapshot added (read straight from the Parquet
+      files, new snapshots only); exit 0 then, 2 if a PID exited before, 3
+      after TIMEOUT_S. Prints what it saw, as JSON.
+  dbz.py latency URI NS TABLES T0_US
+      Per row of a data file a snapshot added, with mtime_us >= T0_US: the
+      snapshot's timestamp-ms minus mtime_us (the source transaction's clock
+      when it wrote the row); p50, p99, max over all tables, as JSON.
+  dbz.py compare PG.json SPARK.json
+      Exit 0 if every table's rows and sums equal PostgreSQL's; prints the
+      differences.
+  dbz.py result DIR
+      One run's figures from DIR/run.json and the files beside it, into
+      DIR/result.json; prints one line.
+  dbz.py report RUNS_DIR TITLE
+      Every run, then the medians per system and mode, as markdown.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+import urllib.error
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench  # noqa: E402
+
+TOTALS = ("total-records", "total-data-files", "total-delete-files", "total-position-deletes",
+          "total-equality-deletes")
+
+
+def meta_or_none(uri, table):
+  try:
+    return bench.metadata(uri, table)
+  except urllib.error.HTTPError as e:
+    if e.code == 404:
+      return None
+    raise
+
+
+def state(uri, ns, tables):
+  out, vis = {}, None
+  for t in tables.split(","):
+    meta = meta_or_none(uri, f"{ns}.{t}")
+    if meta is None:
+      out[t] = None
+      continue
+    snaps = bench.snapshots(meta)
+    cur = next((s for s in snaps if s["snapshot-id"] == meta.get("current-snapshot-id")), None)
+    key = lambda s: tuple(s["summary"].get(k, "0") for k in TOTALS)
+    first = next((s for s in snaps if cur and key(s) == key(cur)), None)
+    out[t] = {"snapshots": len(snaps), "visible_ms": first and first["timestamp-ms"],
+              "format_version": meta.get("format-version"),
+              **({k: int(cur["summary"].get(k, 0)) for k in TOTALS} if cur else {})}
+    if first:
+      vis = max(vis or 0, first["timestamp-ms"])
+  return {"visible_ms": vis, "tables": out}
+
+
+class Reader:
+  """The data files each snapshot of a table added, read once."""
+
+  def __init__(self, uri):
+    from pyiceberg.catalog.rest import RestCatalog
+
+    self.cat = RestCatalog("bench", uri=uri)
+    self.done = {}  # table -> snapshot ids read
+
+  def added(self, table):
+    """Yields (snapshot timestamp-ms, pyarrow array of mtime_us) per data file
+    a snapshot not read before added."""
+    import pyarrow.parquet as pq
+    from pyiceberg.exceptions import NoSuchTableError
+    from pyiceberg.manifest import ManifestContent, ManifestEntryStatus
+
+    try:
+      tbl = self.cat.load_table(table)
+    except NoSuchTableError:
+      return
+    seen = self.done.setdefault(table, set())
+    for snap in tbl.metadata.snapshots:
+      if snap.snapshot_id in seen:
+        continue
+      seen.add(snap.snapshot_id)
+      for mf in snap.manifests(tbl.io):
+        if mf.added_snapshot_id != snap.snapshot_id or mf.content != ManifestContent.DATA:
+          continue
+        for e in mf.fetch_manifest_entry(tbl.io, discard_deleted=True):
+          if e.status != ManifestEntryStatus.ADDED or e.snapshot_id != snap.snapshot_id:
+            continue
+          path = urllib.parse.urlparse(e.data_file.file_path).path
+          yield snap.timestamp_ms, pq.read_table(path, columns=["mtime_us"]).column("mtime_us")
+
+
+def seen(uri, ns, tables, want, timeout_s, *pids):
+  import pyarrow.compute as pc
+
+  want = json.loads(want)
+  r, got = Reader(uri), {t: None for t in tables.split(",")}
+  deadline = time.time() + float(timeout_s)
+  while True:
+    for t in got:
+      for _, col in r.added(f"{ns}.{t}"):
+        m = pc.max(col).as_py()
+        if m is not None and (got[t] is None or m > got[t]):
+          got[t] = m
+    if all(got[t] is not None and got[t] >= want[t] for t in got):
+      print(json.dumps({"seen": got, "seen_ms": int(time.time() * 1000)}))
+      return 0
+    if not all(bench.alive(p) for p in pids):
+      print(json.dumps({"exited": True, "seen": got}))
+      return 2
+    if time.time() > deadline:
+      print(json.dumps({"timeout": True, "seen": got, "want": want}))
+      return 3
+    time.sleep(1)
+
+
+def latency(uri, ns, tables, t0_us):
+  import pyarrow as pa
+  import pyarrow.compute as pc
+
+  r, lats, n = Reader(uri), [], 0
+  for t in tables.split(","):
+    for ts_ms, col in r.added(f"{ns}.{t}"):
+      col = pc.filter(col, pc.greater_equal(col, int(t0_us)))
+      if len(col):
+        lats.append(pc.divide(pc.subtract(ts_ms * 1000, col).cast(pa.float64()), 1000.0))
+        n += len(col)
+  if not lats:
+    return {"changes": 0}
+  a = pa.chunked_array(lats)
+  q = lambda x: pc.quantile(a, q=x, interpolation="lower")[0].as_py()
+  return {"changes": n, "p50_ms": q(0.5), "p99_ms": q(0.99), "max_ms": pc.max(a).as_py(), "min_ms": pc.min(a).as_py()}
+
+
+def compare(pg_path, spark_path):
+  pg, sp = bench.load(pg_path, {}), bench.load(spark_path, {})
+  bad = [f"{t}: PostgreSQL {pg[t]}, Iceberg {sp.get(t)}" for t in pg if sp.get(t) != pg[t]]
+  for b in bad:
+    print(b)
+  return 1 if bad or not pg else 0
+
+
+def result(d):
+  run = bench.load(os.path.join(d, "run.json"))
+  res = dict(run)
+  n = run["changes"]
+  st = bench.load(os.path.join(d, "state.json"), {})
+  res["complete"] = run.get("equal") == 1
+  res["snapshots"] = sum((v or {}).get("snapshots", 0) for v in st.get("tables", {}).values())
+  res["delete_files"] = sum((v or {}).get("total-delete-files", 0) for v in st.get("tables", {}).values())
+  if run["mode"] == "throughput" and st.get("visible_ms"):
+    res["seconds"] = (st["visible_ms"] - run["start_ms"]) / 1000
+    res["changes_per_s"] = n / res["seconds"] if res["seconds"] > 0 else None
+  cpu = rss = 0.0
+  for f in run.get("system_time_files", []):
+    g = bench.gnu_time(os.path.join(d, f))
+    if g:
+      cpu += g["cpu_s"]
+      rss += g["rss_kb"]
+  cat = bench.gnu_time(os.path.join(d, "serve.time")) or {"cpu_s": 0, "rss_kb": 0}
+  res["system_cpu_s"], res["catalog_cpu_s"] = cpu, cat["cpu_s"]
+  res["cpu_s_per_m"] = (cpu + cat["cpu_s"]) / (n / 1e6) if n else None
+  res["system_rss_mb"], res["catalog_rss_mb"] = rss / 1024, cat["rss_kb"] / 1024
+  lat = bench.load(os.path.join(d, "latency.json"))
+  if lat and lat.get("changes"):
+    res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000, "lat_changes": lat["changes"]})
+  json.dump(res, open(os.path.join(d, "result.json"), "w"), indent=1)
+  print(line(res))
+
+
+def line(r):
+  f = bench.fmt
+  return (f"{r['system']} run {r['run']} {r['mode']}: {r['changes']:,} changes, "
+          f"{'complete' if r['complete'] else 'INCOMPLETE (the tables differ from PostgreSQL)'}; "
+          + (f"{f(r.get('changes_per_s'), ',.0f')} changes/s ({f(r.get('seconds'), '.1f')} s to the end state); "
+             if r["mode"] == "throughput" else "")
+          + f"{f(r.get('cpu_s_per_m'), '.1f')} CPU s per million changes (system {r['system_cpu_s']:.1f} s + "
+          f"catalog {r['catalog_cpu_s']:.1f} s); peak RSS {r['system_rss_mb']:,.0f} MiB; "
+          f"{r.get('snapshots')} snapshots, {r.get('delete_files')} delete files"
+          + (f"; latency p50 {r['lat_p50_s']:.1f} s, max {r['lat_max_s']:.1f} s over {r['lat_changes']:,} changes"
+             if "lat_p50_s" in r else ""))
+
+
+def med(rs, k):
+  v = [r[k] for r in rs if r.get(k) is not None]
+  return statistics.median(v) if v else None
+
+
+def report(runs_dir, title):
+  rs = []
+  for name in sorted(os.listdir(runs_dir)):
+    r = bench.load(os.path.join(runs_dir, name, "result.json"))
+    if r:
+      rs.append(r)
+  print(f"\n## {title}\n\nEvery run:\n")
+  for r in rs:
+    print("- " + line(r))
+  order = list(dict.fromkeys(r["system"] for r in rs))
+  f = bench.fmt
+  for mode in ("throughput", "latency"):
+    sel = [r for r in rs if r["mode"] == mode]
+    if not sel:
+      continue
+    print(f"\nMedians, {mode} mode:\n")
+    print("| system | runs complete | changes/s | CPU s per million changes (incl. catalog) | peak RSS MiB | "
+          "latency p50 s | latency max s | snapshots |")
+    print("|---|---|---|---|---|---|---|---|")
+    for s in order:
+      g = [r for r in sel if r["system"] == s]
+      if not g:
+        continue
+      ok = [r for r in g if r["complete"]] or g
+      rps = f(med(ok, "changes_per_s"), ",.0f") if mode == "throughput" else "(offered)"
+      print(f"| {s} | {sum(r['complete'] for r in g)} of {len(g)} | {rps} | {f(med(ok, 'cpu_s_per_m'), '.1f')} | "
+            f"{f(med(ok, 'system_rss_mb'), ',.0f')} | {f(med(ok, 'lat_p50_s'), '.1f')} | "
+            f"{f(med(ok, 'lat_max_s'), '.1f')} | {f(med(ok, 'snapshots'), '.0f')} |")
+  rc = bench.load(os.path.join(runs_dir, "readcost", "readcost.json"))
+  if rc:
+    print(f"\nRead cost after {rc['duration_s']} s of streaming (a full scan, Spark, median of {rc['repeats']}; "
+          "against the same table after Spark's rewrite_data_files of every file):\n")
+    print("| system | table | rows | data files | delete files | scan s | compacted: data files | scan s | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for s, tabs in rc["systems"].items():
+      for t, v in tabs.items():
+        print(f"| {s} | {t} | {v['rows']:,} | {v['before']['data_files']} | {v['before']['delete_files']} | "
+              f"{v['before']['scan_s']:.2f} | {v['after']['data_files']} | {v['after']['scan_s']:.2f} | "
+              f"{v['before']['scan_s'] / v['after']['scan_s']:.2f} |")
+
+
+def main(argv):
+  cmd, args = argv[0], argv[1:]
+  if cmd == "state":
+    print(json.dumps(state(*args)))
+  elif cmd == "seen":
+    return seen(*args)
+  elif cmd == "latency":
+    print(json.dumps(latency(*args)))
+  elif cmd == "compare":
+    return compare(*args)
+  elif cmd == "result":
+    result(*args)
+  elif cmd == "report":
+    report(*args)
+  else:
+    sys.exit(f"dbz.py: unknown command {cmd}")
+  return 0
+
+
+if __name__ == "__main__":
+  sys.exit(main(sys.argv[1:]))
