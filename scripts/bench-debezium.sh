@@ -7,7 +7,7 @@
 # (issue 43, item 6).
 #
 #   ./scripts/bench-debezium.sh                  # throughput and latency, 3 runs each (~40 min)
-#   SCALE=1 TRANSACTIONS=2000 RUNS=1 LAT_SECONDS=20 WARMUP=15 ./scripts/bench-debezium.sh   # a short check
+#   SCALE=1 TRANSACTIONS=2000 RUNS=1 LAT_SECONDS=20 WARMUP=5 ./scripts/bench-debezium.sh   # a short check
 #   MODES=readcost ./scripts/bench-debezium.sh   # 30 minutes of streaming, then the read cost
 #   MODES=readcost DURATION=120 RC_SCALE=1 ./scripts/bench-debezium.sh                      # its short check
 #
@@ -45,8 +45,9 @@
 #               change is in Kafka. Each run reads the topics from the start into fresh
 #               tables and must end (bounded) within RUN_TIMEOUT.
 #   latency     once: a database of LAT_SCALE captured by Debezium. Per run the system
-#               starts on fresh tables from the topics' ends, WARMUP s later pgbench runs
-#               at RATE transactions/s (-R) for LAT_SECONDS s; the run ends once the last
+#               starts on fresh tables from the topics' ends; once a probe (one row of
+#               each table updated) is in its tables, and WARMUP s more, pgbench runs at
+#               RATE transactions/s (-R) for LAT_SECONDS s; the run ends once the last
 #               change of every table is in a snapshot, then the system is stopped.
 #   readcost    a database of RC_SCALE captured by Debezium; both systems at once read its
 #               topics from the start (snapshot included) while pgbench runs at RC_RATE
@@ -56,7 +57,7 @@
 # Parameters (environment): SCALE 10; TRANSACTIONS 1000000 (so 1,000,110 snapshot reads
 # and 3,000,000 updates); CLIENTS 4; RUNS 3; COMMIT 20 (s: Flink's checkpoint interval, our
 # triggering frequency); PARALLELISM 2; LAT_SCALE 1; RATE 1000 (transactions/s);
-# LAT_SECONDS 60; WARMUP 30; RC_SCALE 10; RC_RATE 500; DURATION 1800; REPEATS 3 (scans);
+# LAT_SECONDS 60; WARMUP 10 (s); RC_SCALE 10; RC_RATE 500; DURATION 1800; REPEATS 3 (scans);
 # RUN_TIMEOUT (s per run; default 600 + changes/2000); BENCH_CACHE .cache/bench-debezium
 # (the broker's, PostgreSQL's and Debezium's data, the catalog, runs/MODE-RUN-SYSTEM/ with
 # each run's logs, /usr/bin/time figures, state.json, check.json and result.json);
@@ -71,16 +72,19 @@
 #                (/usr/bin/time -v) plus the catalog's (`icebeam serve`, started afresh
 #                for each run) / N. PostgreSQL, Debezium, the broker and pgbench are not
 #                counted, nor the checks after the run. In latency mode N is the changes
-#                pgbench made, the system idle during WARMUP included.
+#                pgbench made, the system's start-up, probe and WARMUP included.
 #   peak RSS     the sum of the system's processes' peaks (the catalog's apart).
 #   complete     Spark (interop/spark/submit.sh; scripts/kafka-bench/dbz_spark.py) reads
 #                each table after the run: its rows, sum of the balance and sum of mtime_us
 #                equal PostgreSQL's (latency mode: over the rows changed in the run);
 #                a run that differs is marked INCOMPLETE.
-#   latency p50 / max (latency mode)   per row of a data file a snapshot added, with
-#                mtime_us in the run: the snapshot's timestamp-ms minus mtime_us. mtime_us
-#                is clock_timestamp() at the row's UPDATE, before the transaction's later
-#                statements and commit: a fraction of a ms here, counted as latency.
+#   latency p50 / max (latency mode)   per source transaction of the run (pgbench_history
+#                holds each one's keys and start): the commit timestamp of the first
+#                snapshot in which all three of its changes are visible (a row of the key
+#                with mtime_us at or after the start: its own, or a later one that replaced
+#                it in the same commit) minus its start. The transaction's own run time
+#                (a fraction of a ms here, more when it waits on a hot row) counts as
+#                latency; "never visible" counts those not found.
 #   read cost (readcost mode)   per table: a full scan (Spark, every column, Spark's
 #                noop sink), median of REPEATS after a warm-up, of the table as streaming
 #                left it, then of the same table after Spark's rewrite_data_files
@@ -115,7 +119,7 @@ PARALLELISM=${PARALLELISM:-2}
 LAT_SCALE=${LAT_SCALE:-1}
 RATE=${RATE:-1000}
 LAT_SECONDS=${LAT_SECONDS:-60}
-WARMUP=${WARMUP:-30}
+WARMUP=${WARMUP:-10}
 RC_SCALE=${RC_SCALE:-10}
 RC_RATE=${RC_RATE:-500}
 DURATION=${DURATION:-1800}
@@ -234,7 +238,7 @@ start_flink-sql() {
   # shellcheck disable=SC2206 # a list of words on purpose
   [ -z "${FLINK_JAVA_OPTS:-}" ] || opts=(${FLINK_JAVA_OPTS})
   args=(--uri="$SERVE_URI" --namespace="$ns" --bootstrap="$BOOTSTRAP" --tables="$TABLES" --group="$ns"
-    --parallelism="$PARALLELISM" --checkpoint="${COMMIT}s")
+    --parallelism="$PARALLELISM" --checkpoint="${COMMIT}s" --checkpoint_dir="$dir/checkpoints")
   for t in ${TABLES//,/ }; do
     args+=("--topic.$t=$db.public.$t" "--columns.$t=${COLS[$t]}" "--key.$t=${KEY[$t]}")
   done
@@ -277,6 +281,28 @@ last_mtimes() {
 print(json.dumps({l.split()[0]: int(l.split()[1]) for l in sys.stdin if l.strip()}))'
 }
 
+# ready DB NS SECS: a system started at the topics' ends (latest) skips what
+# is written before it has found them, later on a loaded machine: so one row
+# of each table is updated (its mtime_us the probe's time) every 2 COMMIT + 5
+# s until each is in a snapshot, then WARMUP s more.
+ready() {
+  local db=$1 ns=$2 end=$(($(date +%s) + $3)) t rc
+  while [ "$(date +%s)" -lt "$end" ]; do
+    t=$(psql -d "$db" -c "SELECT (extract(epoch FROM clock_timestamp()) * 1000000)::bigint")
+    psql -d "$db" -c "UPDATE pgbench_accounts SET mtime_us = $t WHERE aid = 1;
+      UPDATE pgbench_tellers SET mtime_us = $t WHERE tid = 1; UPDATE pgbench_branches SET mtime_us = $t WHERE bid = 1"
+    rc=0
+    "$PY" "$DBZ" seen "$SERVE_URI" "$ns" "$TABLES" "$(last_mtimes "$db" "$t")" $((2 * COMMIT + 5)) "${SYS_PIDS[@]}" \
+      > /dev/null || rc=$?
+    if [ "$rc" = 0 ]; then
+      sleep "$WARMUP"
+      return 0
+    fi
+    [ "$rc" = 3 ] || return 2
+  done
+  return 3
+}
+
 # stop_system: stops the run's processes (a bounded system that has ended
 # by itself is only waited for).
 stop_system() {
@@ -306,7 +332,7 @@ run_one() {
   if [ "$mode" = throughput ]; then
     wait_exit "${SYS_PIDS[0]}" "$timeout" || { rc=3 && log "$sys: still running after ${timeout}s"; }
   else
-    sleep "$WARMUP"
+    ready "$db" "$ns" "$timeout" || rc=$?
     t0=$(pgbench_at "$db" "$LAT_SCALE" "$RATE" "$LAT_SECONDS" "$dir/pgbench.log")
     n=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$dir/pgbench.log")
     n=$((3 * ${n:-0}))
@@ -317,8 +343,12 @@ run_one() {
   [ "$rc" = 0 ] || { log "$sys: not all changes landed ($rc): $(cat "$dir/seen.json" 2> /dev/null)"; tail -n 5 "$dir"/*.log >&2; }
   stop_system
   "$PY" "$DBZ" state "$SERVE_URI" "$ns" "$TABLES" > "$dir/state.json" || echo '{}' > "$dir/state.json"
-  [ "$mode" = throughput ] || "$PY" "$DBZ" latency "$SERVE_URI" "$ns" "$TABLES" "$t0" > "$dir/latency.json" ||
-    echo '{}' > "$dir/latency.json"
+  if [ "$mode" = latency ]; then
+    psql -d "$db" -A -F , -c "SELECT aid, tid, bid, (extract(epoch FROM mtime) * 1000000)::bigint FROM pgbench_history
+      WHERE mtime >= to_timestamp($t0 / 1e6) AT TIME ZONE 'UTC'" > "$dir/history.csv"
+    "$PY" "$DBZ" latency "$SERVE_URI" "$ns" "$TABLES" "$t0" "$dir/history.csv" > "$dir/latency.json" ||
+      echo '{}' > "$dir/latency.json"
+  fi
   pg_figures "$db" "$dir/pg.json" "$where"
   if spark check "$ROOT/$dir/check.json" "$ns" "$SPEC" "$where" > "$dir/spark.log" 2>&1 &&
     "$PY" "$DBZ" compare "$dir/pg.json" "$dir/check.json" > "$dir/compare.txt"; then

@@ -14,10 +14,13 @@ venv (pyiceberg, pyarrow).
       is in a data file some snapshot added (read straight from the Parquet
       files, new snapshots only); exit 0 then, 2 if a PID exited before, 3
       after TIMEOUT_S. Prints what it saw, as JSON.
-  dbz.py latency URI NS TABLES T0_US
-      Per row of a data file a snapshot added, with mtime_us >= T0_US: the
-      snapshot's timestamp-ms minus mtime_us (the source transaction's clock
-      when it wrote the row); p50, p99, max over all tables, as JSON.
+  dbz.py latency URI NS TABLES T0_US HISTORY.csv
+      Per source transaction (a line of HISTORY.csv: aid, tid, bid and its
+      start, epoch µs, from pgbench_history, which pgbench writes in each):
+      when its three changes are all visible, minus its start. A change of key
+      K that began at H is visible in the first snapshot that added a row of K
+      with mtime_us >= H: its own row, or a later one of the same key that
+      replaced it in the same commit. p50, p99, max, as JSON.
   dbz.py compare PG.json SPARK.json
       Exit 0 if every table's rows and sums equal PostgreSQL's; prints the
       differences.
@@ -80,9 +83,9 @@ class Reader:
     self.cat = RestCatalog("bench", uri=uri)
     self.done = {}  # table -> snapshot ids read
 
-  def added(self, table):
-    """Yields (snapshot timestamp-ms, pyarrow array of mtime_us) per data file
-    a snapshot not read before added."""
+  def added(self, table, cols=("mtime_us",)):
+    """Yields (snapshot timestamp-ms, pyarrow table of cols) per data file a
+    snapshot not read before added."""
     import pyarrow.parquet as pq
     from pyiceberg.exceptions import NoSuchTableError
     from pyiceberg.manifest import ManifestContent, ManifestEntryStatus
@@ -103,7 +106,7 @@ class Reader:
           if e.status != ManifestEntryStatus.ADDED or e.snapshot_id != snap.snapshot_id:
             continue
           path = urllib.parse.urlparse(e.data_file.file_path).path
-          yield snap.timestamp_ms, pq.read_table(path, columns=["mtime_us"]).column("mtime_us")
+          yield snap.timestamp_ms, pq.read_table(path, columns=list(cols))
 
 
 def seen(uri, ns, tables, want, timeout_s, *pids):
@@ -114,8 +117,8 @@ def seen(uri, ns, tables, want, timeout_s, *pids):
   deadline = time.time() + float(timeout_s)
   while True:
     for t in got:
-      for _, col in r.added(f"{ns}.{t}"):
-        m = pc.max(col).as_py()
+      for _, rows in r.added(f"{ns}.{t}"):
+        m = pc.max(rows.column("mtime_us")).as_py()
         if m is not None and (got[t] is None or m > got[t]):
           got[t] = m
     if all(got[t] is not None and got[t] >= want[t] for t in got):
@@ -130,22 +133,45 @@ def seen(uri, ns, tables, want, timeout_s, *pids):
     time.sleep(1)
 
 
-def latency(uri, ns, tables, t0_us):
-  import pyarrow as pa
-  import pyarrow.compute as pc
+KEYS = {"pgbench_accounts": "aid", "pgbench_tellers": "tid", "pgbench_branches": "bid"}
 
-  r, lats, n = Reader(uri), [], 0
+
+def latency(uri, ns, tables, t0_us, history):
+  import bisect
+  import csv
+
+  r, t0_us = Reader(uri), int(t0_us)
+  vis = {}  # table -> key -> sorted [(mtime_us, snapshot ms)]
   for t in tables.split(","):
-    for ts_ms, col in r.added(f"{ns}.{t}"):
-      col = pc.filter(col, pc.greater_equal(col, int(t0_us)))
-      if len(col):
-        lats.append(pc.divide(pc.subtract(ts_ms * 1000, col).cast(pa.float64()), 1000.0))
-        n += len(col)
+    by_key = vis.setdefault(t, {})
+    for ts_ms, rows in r.added(f"{ns}.{t}", (KEYS[t], "mtime_us")):
+      for k, m in zip(rows.column(0).to_pylist(), rows.column(1).to_pylist()):
+        if m is not None and m >= t0_us:
+          by_key.setdefault(k, []).append((m, ts_ms))
+    for v in by_key.values():
+      v.sort()
+  lats, missing = [], 0
+  for aid, tid, bid, start in csv.reader(open(history)):
+    start, worst = int(start), 0.0
+    for t, k in (("pgbench_accounts", aid), ("pgbench_tellers", tid), ("pgbench_branches", bid)):
+      if t not in vis:
+        continue
+      v = vis[t].get(int(k), [])
+      i = bisect.bisect_left(v, (start, -1))
+      if i == len(v):
+        worst = None
+        break
+      worst = max(worst, v[i][1] - start / 1000)
+    if worst is None:
+      missing += 1
+    else:
+      lats.append(worst)
   if not lats:
-    return {"changes": 0}
-  a = pa.chunked_array(lats)
-  q = lambda x: pc.quantile(a, q=x, interpolation="lower")[0].as_py()
-  return {"changes": n, "p50_ms": q(0.5), "p99_ms": q(0.99), "max_ms": pc.max(a).as_py(), "min_ms": pc.min(a).as_py()}
+    return {"changes": 0, "missing": missing}
+  lats.sort()
+  q = lambda x: lats[min(len(lats) - 1, int(x * len(lats)))]
+  return {"transactions": len(lats), "changes": 3 * len(lats), "missing": missing, "p50_ms": q(0.5),
+          "p99_ms": q(0.99), "max_ms": lats[-1], "min_ms": lats[0]}
 
 
 def compare(pg_path, spark_path):
@@ -179,7 +205,8 @@ def result(d):
   res["system_rss_mb"], res["catalog_rss_mb"] = rss / 1024, cat["rss_kb"] / 1024
   lat = bench.load(os.path.join(d, "latency.json"))
   if lat and lat.get("changes"):
-    res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000, "lat_changes": lat["changes"]})
+    res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000,
+                "lat_transactions": lat["transactions"], "lat_missing": lat["missing"]})
   json.dump(res, open(os.path.join(d, "result.json"), "w"), indent=1)
   print(line(res))
 
@@ -193,7 +220,8 @@ def line(r):
           + f"{f(r.get('cpu_s_per_m'), '.1f')} CPU s per million changes (system {r['system_cpu_s']:.1f} s + "
           f"catalog {r['catalog_cpu_s']:.1f} s); peak RSS {r['system_rss_mb']:,.0f} MiB; "
           f"{r.get('snapshots')} snapshots, {r.get('delete_files')} delete files"
-          + (f"; latency p50 {r['lat_p50_s']:.1f} s, max {r['lat_max_s']:.1f} s over {r['lat_changes']:,} changes"
+          + (f"; latency p50 {r['lat_p50_s']:.1f} s, max {r['lat_max_s']:.1f} s over {r['lat_transactions']:,} "
+             f"transactions ({r['lat_missing']} never visible)"
              if "lat_p50_s" in r else ""))
 
 
