@@ -33,7 +33,6 @@ venv (pyiceberg, pyarrow).
 
 import json
 import os
-import statistics
 import sys
 import time
 import urllib.error
@@ -193,16 +192,7 @@ def result(d):
   if run["mode"] == "throughput" and st.get("visible_ms"):
     res["seconds"] = (st["visible_ms"] - run["start_ms"]) / 1000
     res["changes_per_s"] = n / res["seconds"] if res["seconds"] > 0 else None
-  cpu = rss = 0.0
-  for f in run.get("system_time_files", []):
-    g = bench.gnu_time(os.path.join(d, f))
-    if g:
-      cpu += g["cpu_s"]
-      rss += g["rss_kb"]
-  cat = bench.gnu_time(os.path.join(d, "serve.time")) or {"cpu_s": 0, "rss_kb": 0}
-  res["system_cpu_s"], res["catalog_cpu_s"] = cpu, cat["cpu_s"]
-  res["cpu_s_per_m"] = (cpu + cat["cpu_s"]) / (n / 1e6) if n else None
-  res["system_rss_mb"], res["catalog_rss_mb"] = rss / 1024, cat["rss_kb"] / 1024
+  res.update(bench.resources(d, run, n))
   lat = bench.load(os.path.join(d, "latency.json"))
   if lat and lat.get("changes"):
     res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000,
@@ -225,39 +215,10 @@ def line(r):
              if "lat_p50_s" in r else ""))
 
 
-def med(rs, k):
-  v = [r[k] for r in rs if r.get(k) is not None]
-  return statistics.median(v) if v else None
-
-
 def report(runs_dir, title):
-  rs = []
-  for name in sorted(os.listdir(runs_dir)):
-    r = bench.load(os.path.join(runs_dir, name, "result.json"))
-    if r:
-      rs.append(r)
-  print(f"\n## {title}\n\nEvery run:\n")
-  for r in rs:
-    print("- " + line(r))
-  order = list(dict.fromkeys(r["system"] for r in rs))
-  f = bench.fmt
-  for mode in ("throughput", "latency"):
-    sel = [r for r in rs if r["mode"] == mode]
-    if not sel:
-      continue
-    print(f"\nMedians, {mode} mode:\n")
-    print("| system | runs complete | changes/s | CPU s per million changes (incl. catalog) | peak RSS MiB | "
-          "latency p50 s | latency max s | snapshots |")
-    print("|---|---|---|---|---|---|---|---|")
-    for s in order:
-      g = [r for r in sel if r["system"] == s]
-      if not g:
-        continue
-      ok = [r for r in g if r["complete"]] or g
-      rps = f(med(ok, "changes_per_s"), ",.0f") if mode == "throughput" else "(offered)"
-      print(f"| {s} | {sum(r['complete'] for r in g)} of {len(g)} | {rps} | {f(med(ok, 'cpu_s_per_m'), '.1f')} | "
-            f"{f(med(ok, 'system_rss_mb'), ',.0f')} | {f(med(ok, 'lat_p50_s'), '.1f')} | "
-            f"{f(med(ok, 'lat_max_s'), '.1f')} | {f(med(ok, 'snapshots'), '.0f')} |")
+  print(f"\n## {title}\n")
+  bench.medians(bench.results(runs_dir), line, "changes", {"throughput": "the captured topics, read from the start",
+                                                          "latency": "pgbench at a fixed rate while the system streams"})
   rc = bench.load(os.path.join(runs_dir, "readcost", "readcost.json"))
   if rc:
     print(f"\nRead cost after {rc['duration_s']} s of streaming (a full scan, Spark, median of {rc['repeats']}; "

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # What the side-by-side benchmarks of a system against its peers share:
 # sourced by scripts/bench-kafka.sh and scripts/bench-debezium.sh, after
-# scripts/lib/maven.sh. The sourcing script sets OUT (its cache: runs and
+# scripts/lib/maven.sh (it sources scripts/lib/serve.sh). The sourcing script sets OUT (its cache: runs and
 # catalog), BIN (.cache/bin), LIBS (.cache/kafka-bench), PY (the venv's
 # python) and HELPER (scripts/kafka-bench/bench.py), and defines log and die.
 #
@@ -23,6 +23,9 @@
 # Every process of the system under test runs under /usr/bin/time -v, which
 # outlives it to write its CPU and peak RSS: that is why stopping one signals
 # the child of the time process, not the time process.
+
+# shellcheck source=scripts/lib/serve.sh
+source "$(dirname "${BASH_SOURCE[0]}")/serve.sh"
 
 BROKER_PID=
 SERVE_PID=      # the /usr/bin/time wrapping icebeam serve
@@ -66,19 +69,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # every run, started afresh for each so that its CPU is the run's), under
 # /usr/bin/time; sets SERVE_PID, SERVE_URI.
 start_catalog() {
-  local dir=$1
-  : > "$dir/serve.log"
-  /usr/bin/time -v -o "$dir/serve.time" "$BIN/icebeam" serve --addr=127.0.0.1:0 --local_dir="$OUT/lakehouse" \
-    > "$dir/serve.log" 2>&1 &
-  SERVE_PID=$!
-  SERVE_URI=
-  for _ in $(seq 100); do
-    SERVE_URI=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$dir/serve.log")
-    [ -n "$SERVE_URI" ] && return 0
-    sleep 0.1
-  done
-  cat "$dir/serve.log" >&2
-  die "icebeam serve did not start"
+  start_serve "$BIN/icebeam" "$OUT/lakehouse" "$1/serve.log" /usr/bin/time -v -o "$1/serve.time"
 }
 
 # launch DIR NAME CMD...: one process of the system under test, in the

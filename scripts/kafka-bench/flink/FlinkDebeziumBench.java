@@ -1,13 +1,12 @@
 package icebeam.bench;
 
-import java.util.HashMap;
+import java.io.File;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.StatementSet;
-import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+import static icebeam.bench.Jobs.req;
 
 /**
  * The Flink SQL peer of scripts/bench-debezium.sh, as Flink users land a
@@ -43,42 +42,20 @@ public final class FlinkDebeziumBench {
   private FlinkDebeziumBench() {}
 
   public static void main(String[] argv) {
-    try {
-      run(argv);
-    } catch (Throwable t) {
-      t.printStackTrace();
-      System.exit(1);
-    }
-    System.exit(0);
+    Jobs.main(argv, FlinkDebeziumBench::run);
   }
 
-  private static void run(String[] argv) throws Exception {
-    Map<String, String> a = new HashMap<>();
-    for (String s : argv) {
-      if (!s.startsWith("--") || !s.contains("=")) {
-        throw new IllegalArgumentException("want --key=value, got " + s);
-      }
-      a.put(s.substring(2, s.indexOf('=')), s.substring(s.indexOf('=') + 1));
-    }
+  private static void run(Map<String, String> a) throws Exception {
     String uri = req(a, "uri");
     String ns = "ice.`" + req(a, "namespace") + "`";
     String bootstrap = req(a, "bootstrap");
     String group = a.getOrDefault("group", "flink-debezium-bench");
-    int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
-    String checkpoint = a.getOrDefault("checkpoint", "20s");
-    String checkpointDir = req(a, "checkpoint_dir");
     String start = a.getOrDefault("start", "earliest");
     boolean bounded = Boolean.parseBoolean(a.getOrDefault("bounded", "true"));
-
     Configuration conf = new Configuration();
-    conf.setString("execution.checkpointing.interval", checkpoint);
     conf.setString("state.checkpoint-storage", "filesystem");
-    conf.setString("state.checkpoints.dir", "file://" + new java.io.File(checkpointDir).getAbsolutePath());
-    conf.setString("parallelism.default", Integer.toString(parallelism));
-    conf.setString("taskmanager.numberOfTaskSlots", Integer.toString(parallelism));
-    conf.setString("classloader.check-leaked-classloader", "false");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    StreamTableEnvironment t = StreamTableEnvironment.create(env);
+    conf.setString("state.checkpoints.dir", "file://" + new File(req(a, "checkpoint_dir")).getAbsolutePath());
+    StreamTableEnvironment t = Jobs.tableEnv(a, conf);
 
     t.executeSql("CREATE CATALOG ice WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" + uri + "')");
     t.executeSql("CREATE DATABASE IF NOT EXISTS " + ns);
@@ -103,18 +80,6 @@ public final class FlinkDebeziumBench {
           + ", 'format'='debezium-json', 'debezium-json.schema-include'='true')");
       set.addInsertSql("INSERT INTO " + name + " SELECT * FROM " + src);
     }
-    TableResult result = set.execute();
-    JobClient job = result.getJobClient().orElseThrow(() -> new IllegalStateException("no job client"));
-    System.out.println("flink-debezium: job " + job.getJobID() + " submitted at " + System.currentTimeMillis());
-    job.getJobExecutionResult().get();
-    System.out.println("flink-debezium: job finished at " + System.currentTimeMillis());
-  }
-
-  private static String req(Map<String, String> a, String k) {
-    String v = a.get(k);
-    if (v == null) {
-      throw new IllegalArgumentException("--" + k + " is required");
-    }
-    return v;
+    Jobs.await(set.execute(), "flink-debezium");
   }
 }
