@@ -192,6 +192,20 @@ capture() {
     --dir "$OUT/debezium/$db" --tables "public.${TABLES//,/,public.}" --owner $$)
   [ -n "${DBZ_PID:-}" ] || die "Debezium did not start"
   DBZ_PIDS+=("$DBZ_PID")
+  # debezium.sh returns once the connector streams, when the end of its
+  # snapshot may not be in Kafka yet, its last tables' topics not even made:
+  # a system started then would find them missing.
+  wait_captured "$db" $((scale * 100011))
+}
+
+# wait_captured DB N: until DB's topics hold N changes (or 20 minutes).
+wait_captured() {
+  log "waiting for Debezium to capture $2 changes of $1"
+  for _ in $(seq 1200); do
+    [ "$(end_offsets "$1")" -lt "$2" ] || break
+    sleep 1
+  done
+  [ "$(end_offsets "$1")" = "$2" ] || die "Debezium captured $(end_offsets "$1") changes of $1, want $2"
 }
 
 topics() { local db=$1; echo "$db.public.${TABLES//,/,$db.public.}"; }
@@ -409,9 +423,17 @@ PY
 
 read -r -a SL <<< "$SYSTEMS"
 T0=$(date +%s)
-TITLE="PostgreSQL to Iceberg through Debezium, $(date +%Y-%m-%d), $(nproc) cores: pgbench scale $SCALE and $TRANSACTIONS\
- transactions (throughput), $RATE transactions/s for ${LAT_SECONDS}s (latency); commit every ${COMMIT}s, parallelism\
- $PARALLELISM; RUNS=$RUNS"
+what=()
+for m in $MODES; do
+  case "$m" in
+    throughput) what+=("pgbench scale $SCALE and $TRANSACTIONS transactions by $CLIENTS clients (throughput)") ;;
+    latency) what+=("scale $LAT_SCALE at $RATE transactions/s for ${LAT_SECONDS}s (latency)") ;;
+    readcost) what+=("scale $RC_SCALE at $RC_RATE transactions/s for ${DURATION}s (read cost)") ;;
+  esac
+done
+joined=$(IFS=";" && echo "${what[*]}")
+TITLE="PostgreSQL to Iceberg through Debezium, $(date +%Y-%m-%d), $(nproc) cores: ${joined//;/; };\
+ commit every ${COMMIT}s, parallelism $PARALLELISM; RUNS=$RUNS"
 log "$TITLE"
 for mode in $MODES; do
   case "$mode" in
@@ -421,12 +443,7 @@ for mode in $MODES; do
       pgbench -n -s "$SCALE" -c "$CLIENTS" -j "$CLIENTS" -t $((TRANSACTIONS / CLIENTS)) -f scripts/kafka-bench/tpcb.sql tp \
         > "$OUT/runs/pgbench-tp.log" 2>&1 || die "pgbench failed: $(tail -n 5 "$OUT/runs/pgbench-tp.log")"
       TP_CHANGES=$((SCALE * 100011 + 3 * TRANSACTIONS))
-      log "waiting for Debezium to capture $TP_CHANGES changes"
-      for _ in $(seq 1200); do
-        [ "$(end_offsets tp)" -lt "$TP_CHANGES" ] || break
-        sleep 1
-      done
-      [ "$(end_offsets tp)" = "$TP_CHANGES" ] || die "Debezium captured $(end_offsets tp) changes, want $TP_CHANGES"
+      wait_captured tp "$TP_CHANGES"
       scripts/debezium.sh stop "$DBZ_PID" > /dev/null
       ;;
     latency) capture lat "$LAT_SCALE" ;;
