@@ -404,19 +404,7 @@ readcost() {
   log "readcost: Spark scans each table $REPEATS times, compacts it, scans again"
   spark readcost "$ROOT/$dir/spark.json" "$REPEATS" "$nss" "$SPEC" > "$dir/spark.log" 2>&1 ||
     die "readcost: Spark failed: $(tail -n 5 "$dir/spark.log")"
-  "$PY" - "$dir" "$DURATION" "$REPEATS" "$rc" << 'PY'
-import json, os, sys
-d, dur, rep, rc = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-pg = json.load(open(os.path.join(d, "pg.json")))
-sp = json.load(open(os.path.join(d, "spark.json")))
-for ns, tabs in sp.items():
-  for t, v in tabs.items():
-    v["equal"] = v["figures"] == pg[t] and v["figures_after"] == pg[t]
-    if not v["equal"]:
-      print(f"readcost: {ns}.{t} differs: PostgreSQL {pg[t]}, Iceberg {v['figures']}, compacted {v['figures_after']}", file=sys.stderr)
-json.dump({"duration_s": dur, "repeats": rep, "landed": rc == 0, "systems": {ns.rsplit("_readcost", 1)[0]: tabs for ns, tabs in sp.items()}},
-          open(os.path.join(d, "readcost.json"), "w"), indent=1)
-PY
+  "$PY" "$DBZ" readcost "$dir" "$DURATION" "$REPEATS" "$rc"
   stop_wrapped "$SERVE_PID" TERM 10
   SERVE_PID=
 }

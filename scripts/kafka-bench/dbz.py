@@ -24,6 +24,10 @@ venv (pyiceberg, pyarrow).
   dbz.py compare PG.json SPARK.json
       Exit 0 if every table's rows and sums equal PostgreSQL's; prints the
       differences.
+  dbz.py readcost DIR DURATION_S REPEATS RC
+      DIR/spark.json (dbz_spark.py readcost) checked against DIR/pg.json,
+      into DIR/readcost.json with the run's parameters (RC 0: every change
+      was seen landed before the systems were stopped).
   dbz.py result DIR
       One run's figures from DIR/run.json and the files beside it, into
       DIR/result.json; prints one line.
@@ -181,6 +185,20 @@ def compare(pg_path, spark_path):
   return 1 if bad or not pg else 0
 
 
+def readcost(d, duration_s, repeats, rc):
+  pg = bench.load(os.path.join(d, "pg.json"))
+  sp = bench.load(os.path.join(d, "spark.json"))
+  for ns, tabs in sp.items():
+    for t, v in tabs.items():
+      v["equal"] = v["figures"] == pg[t] and v["figures_after"] == pg[t]
+      if not v["equal"]:
+        print(f"readcost: {ns}.{t} differs: PostgreSQL {pg[t]}, Iceberg {v['figures']}, compacted {v['figures_after']}",
+              file=sys.stderr)
+  systems = {ns.rsplit("_readcost", 1)[0]: tabs for ns, tabs in sp.items()}
+  json.dump({"duration_s": int(duration_s), "repeats": int(repeats), "landed": rc == "0", "systems": systems},
+            open(os.path.join(d, "readcost.json"), "w"), indent=1)
+
+
 def result(d):
   run = bench.load(os.path.join(d, "run.json"))
   res = dict(run)
@@ -217,19 +235,24 @@ def line(r):
 
 def report(runs_dir, title):
   print(f"\n## {title}\n")
-  bench.medians(bench.results(runs_dir), line, "changes", {"throughput": "the captured topics, read from the start",
-                                                          "latency": "pgbench at a fixed rate while the system streams"})
+  rs = bench.results(runs_dir)
+  if rs:
+    bench.medians(rs, line, "changes", {"throughput": "the captured topics, read from the start",
+                                                            "latency": "pgbench at a fixed rate while the system streams"})
   rc = bench.load(os.path.join(runs_dir, "readcost", "readcost.json"))
   if rc:
     print(f"\nRead cost after {rc['duration_s']} s of streaming (a full scan, Spark, median of {rc['repeats']}; "
           "against the same table after Spark's rewrite_data_files of every file):\n")
-    print("| system | table | rows | data files | delete files | scan s | compacted: data files | scan s | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    if not rc["landed"]:
+      print("Not every change was landed when the systems were stopped (see seen-*.json).\n")
+    print("| system | table | rows | equal to PostgreSQL | data files | delete files | scan s | compacted: data files | "
+          "scan s | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for s, tabs in rc["systems"].items():
       for t, v in tabs.items():
-        print(f"| {s} | {t} | {v['rows']:,} | {v['before']['data_files']} | {v['before']['delete_files']} | "
-              f"{v['before']['scan_s']:.2f} | {v['after']['data_files']} | {v['after']['scan_s']:.2f} | "
-              f"{v['before']['scan_s'] / v['after']['scan_s']:.2f} |")
+        print(f"| {s} | {t} | {v['rows']:,} | {'yes' if v['equal'] else 'NO'} | {v['before']['data_files']} | "
+              f"{v['before']['delete_files']} | {v['before']['scan_s']:.2f} | {v['after']['data_files']} | "
+              f"{v['after']['scan_s']:.2f} | {v['before']['scan_s'] / v['after']['scan_s']:.2f} |")
 
 
 def main(argv):
@@ -242,6 +265,8 @@ def main(argv):
     print(json.dumps(latency(*args)))
   elif cmd == "compare":
     return compare(*args)
+  elif cmd == "readcost":
+    readcost(*args)
   elif cmd == "result":
     result(*args)
   elif cmd == "report":

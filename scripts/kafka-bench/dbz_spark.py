@@ -27,7 +27,10 @@ CAT = "lakehouse"
 
 def figures(spark, table, bal, where):
   w = f" WHERE {where}" if where else ""
-  r = spark.sql(f"SELECT count(*), coalesce(sum({bal}), 0), coalesce(sum(mtime_us), 0) FROM {table}{w}").first()
+  # A decimal sum: PostgreSQL's is exact, and 100,000 epoch-µs stamps
+  # overflow a bigint.
+  r = spark.sql(f"SELECT count(*), coalesce(sum({bal}), 0), coalesce(sum(CAST(mtime_us AS DECIMAL(38, 0))), 0) "
+                f"FROM {table}{w}").first()
   return [int(r[0]), int(r[1]), int(r[2])]
 
 
