@@ -238,7 +238,7 @@ def report(runs_dir, title):
   rs = bench.results(runs_dir)
   if rs:
     bench.medians(rs, line, "changes", {"throughput": "the captured topics, read from the start",
-                                                            "latency": "pgbench at a fixed rate while the system streams"})
+                                        "latency": "pgbench at a fixed rate while the system streams"})
   rc = bench.load(os.path.join(runs_dir, "readcost", "readcost.json"))
   if rc:
     print(f"\nRead cost after {rc['duration_s']} s of streaming (a full scan, Spark, median of {rc['repeats']}; "
