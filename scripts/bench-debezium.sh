@@ -18,8 +18,9 @@
 # this script) to the transaction's clock in epoch microseconds, the source
 # time the latency is measured from. pgbench_history has no primary key and is
 # left out of the capture (Debezium's --tables; the publication holds only the
-# other three): Flink's upsert sink needs a key, and keyless tables are not in
-# pipelines/kafka yet. The three tables get REPLICA IDENTITY FULL: Flink's
+# other three): Flink's upsert sink needs a key (pipelines/kafka lands a keyless
+# table append-only, but both sides are to land the same tables the same way).
+# The three tables get REPLICA IDENTITY FULL: Flink's
 # debezium-json refuses an update without its `before` row, which PostgreSQL
 # only logs with it; the events are the same for both systems. The tellers and
 # branches are few (10 and 1 per SCALE), so most changes hit hot keys.
