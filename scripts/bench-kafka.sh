@@ -73,6 +73,8 @@ die() {
 }
 # shellcheck source=scripts/lib/maven.sh
 source scripts/lib/maven.sh
+# shellcheck source=scripts/lib/bench.sh
+source scripts/lib/bench.sh
 java_require 17 "" "Kafka Connect 4.3 and Flink 1.20 (scripts/bench-kafka.sh)"
 
 RECORDS=${RECORDS:-20000000}
@@ -98,44 +100,7 @@ for m in $MODES; do
   case "$m" in throughput | latency) ;; *) die "MODES: want throughput or latency (got '$m')" ;; esac
 done
 
-# --- Processes this script starts; stopped on exit.
-BROKER_PID=
-SERVE_PID=      # the /usr/bin/time wrapping icebeam serve
-SYS_TIMES=()
-SYS_PIDS=()     # the /usr/bin/time wrapping each process of the system under test
-SAMPLER_PIDS=() # bench.py sample, for processes not started under /usr/bin/time
-cleanup() {
-  local p
-  for p in "${SYS_PIDS[@]}"; do stop_wrapped "$p" TERM 10 || true; done
-  for p in "${SAMPLER_PIDS[@]}"; do kill "$p" 2> /dev/null || true; done
-  [ -z "$SERVE_PID" ] || stop_wrapped "$SERVE_PID" TERM 10 || true
-  [ -z "$BROKER_PID" ] || scripts/kafka.sh stop "$BROKER_PID" > /dev/null 2>&1 || true
-}
-trap cleanup EXIT
-
-# stop_wrapped PID SIG SECS: sends SIG to the child of PID (a /usr/bin/time,
-# which must outlive it to write its figures), waits up to SECS for PID to
-# exit, then SIGKILLs the child.
-stop_wrapped() {
-  local pid=$1 sig=$2 secs=$3 child
-  kill -0 "$pid" 2> /dev/null || {
-    wait "$pid" 2> /dev/null || true
-    return 0
-  }
-  child=$(pgrep -P "$pid" | head -1 || true)
-  [ -z "$child" ] || kill -"$sig" "$child" 2> /dev/null || true
-  for _ in $(seq $((secs * 10))); do
-    kill -0 "$pid" 2> /dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2> /dev/null; then
-    log "pid $child did not exit within ${secs}s of SIG$sig: SIGKILL"
-    [ -z "$child" ] || kill -KILL "$child" 2> /dev/null || true
-  fi
-  wait "$pid" 2> /dev/null || true
-}
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+trap bench_cleanup EXIT
 
 # --- Set-up.
 mkdir -p "$OUT" "$BIN"
@@ -150,23 +115,10 @@ if [[ " $SYSTEMS " == *" connect "* ]]; then
   assemble_pom "$ROOT/scripts/kafka-bench/connect/pom.xml" "$ROOT/$LIBS/connect" "" "Iceberg's Kafka Connect sink 1.10.1"
 fi
 if [[ " $SYSTEMS " == *" flink-sql "* ]]; then
-  assemble_pom "$ROOT/scripts/kafka-bench/flink/pom.xml" "$ROOT/$LIBS/flink" "" "Flink 1.20.1 SQL + kafka + Iceberg's Flink sink"
-  want=$(cat scripts/kafka-bench/flink/FlinkKafkaBench.java scripts/kafka-bench/flink/pom.xml | sha256sum | cut -d' ' -f1)
-  if ! build_lock "$LIBS/flink/main" "$want" "$LIBS/flink/main/classes"; then
-    command -v javac > /dev/null 2>&1 || die "javac not found: install a JDK (apt-get install openjdk-17-jdk-headless)"
-    rm -rf "$LIBS/flink/main/classes"
-    javac -nowarn -proc:none --release 11 -d "$LIBS/flink/main/classes" -cp "$LIBS/flink/lib/*" \
-      scripts/kafka-bench/flink/FlinkKafkaBench.java > "$LIBS/flink/main/javac.log" 2>&1 ||
-      die "compiling FlinkKafkaBench.java failed: $(tail -n 20 "$LIBS/flink/main/javac.log")"
-    build_done "$LIBS/flink/main" "$want"
-  fi
+  build_flink_bench
 fi
 check_java
-if ! "$PY" -c 'import pyiceberg, pyarrow' 2> /dev/null; then
-  log "making $LIBS/venv with pyiceberg[pyarrow] (PyPI)"
-  python3 -m venv "$LIBS/venv"
-  "$LIBS/venv/bin/pip" install -q 'pyiceberg[pyarrow]==0.12.0' || die "pip install pyiceberg[pyarrow] failed"
-fi
+ensure_venv
 [ -x /usr/bin/time ] || die "GNU time (/usr/bin/time) not found: apt-get install time"
 
 rm -rf "$OUT/runs" "$OUT/broker" "$OUT/lakehouse"
@@ -174,63 +126,6 @@ mkdir -p "$OUT/runs"
 read -r BROKER_PID BOOTSTRAP < <(scripts/kafka.sh start --port 0 --dir "$OUT/broker" --owner $$)
 [ -n "${BOOTSTRAP:-}" ] || die "the broker did not start"
 log "broker pid $BROKER_PID at $BOOTSTRAP"
-
-# Java 17 needs these for Flink's reflection (scripts/bench-flink-native.sh's set).
-ADD_OPENS=()
-for p in java.base/java.util java.base/java.lang java.base/java.lang.reflect java.base/java.io java.base/java.net \
-  java.base/java.nio java.base/sun.nio.ch java.base/java.util.concurrent java.base/java.time java.base/java.text java.sql/java.sql; do
-  ADD_OPENS+=("--add-opens=$p=ALL-UNNAMED")
-done
-FLINK_LOG=(
-  -Dorg.slf4j.simpleLogger.defaultLogLevel=warn
-  -Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.checkpoint.CheckpointCoordinator=info
-  -Dorg.slf4j.simpleLogger.log.org.apache.iceberg.flink.sink.IcebergFilesCommitter=info
-  -Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.util.HadoopUtils=error
-  -Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.security.token=error
-  -Dorg.slf4j.simpleLogger.log.org.apache.flink.runtime.webmonitor.WebMonitorUtils=error
-  -Dorg.slf4j.simpleLogger.log.org.apache.flink.metrics.MetricGroup=error
-  -Dorg.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader=error
-  -Dorg.slf4j.simpleLogger.showDateTime=true
-  "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSSZ"
-)
-
-# start_catalog DIR: icebeam serve on $OUT/lakehouse (the same catalog for
-# every run), under /usr/bin/time; sets SERVE_PID, SERVE_URI.
-start_catalog() {
-  local dir=$1
-  : > "$dir/serve.log"
-  /usr/bin/time -v -o "$dir/serve.time" "$BIN/icebeam" serve --addr=127.0.0.1:0 --local_dir="$OUT/lakehouse" \
-    > "$dir/serve.log" 2>&1 &
-  SERVE_PID=$!
-  SERVE_URI=
-  for _ in $(seq 100); do
-    SERVE_URI=$(sed -n 's/^icebeam: serving the Iceberg REST catalog at //p' "$dir/serve.log")
-    [ -n "$SERVE_URI" ] && return 0
-    sleep 0.1
-  done
-  cat "$dir/serve.log" >&2
-  die "icebeam serve did not start"
-}
-
-# launch DIR NAME CMD...: one process of the system under test, in the
-# background under /usr/bin/time (DIR/NAME.time, its output in DIR/NAME.log).
-launch() {
-  local dir=$1 name=$2
-  shift 2
-  echo "$*" > "$dir/$name.cmd"
-  /usr/bin/time -v -o "$dir/$name.time" "$@" > "$dir/$name.log" 2>&1 &
-  SYS_PIDS+=($!)
-  SYS_TIMES+=("$name.time")
-}
-
-# watch DIR NAME PID: for a process of the system that is not launched here
-# (a job server, say): samples its /proc figures into DIR/NAME.time until it
-# exits (or the run ends).
-watch() {
-  "$PY" "$HELPER" sample "$3" "$1/$2.time" &
-  SAMPLER_PIDS+=($!)
-  SYS_TIMES+=("$2.time")
-}
 
 # --- The systems. Each start_SYSTEM DIR TOPIC TABLE MODE TAG launches its
 # processes (launch, watch); STOP_SIG is the signal that stops them, BOUNDED=1
@@ -300,7 +195,7 @@ start_flink-sql() {
   [ -z "${FLINK_JAVA_OPTS:-}" ] || opts=(${FLINK_JAVA_OPTS})
   STOP_SIG=TERM BOUNDED=0
   [ "$mode" = latency ] || BOUNDED=1
-  launch "$dir" flink "$(java_bin)" "${ADD_OPENS[@]}" "${opts[@]}" "${FLINK_LOG[@]}" \
+  launch "$dir" flink "$(java_bin)" "${FLINK_JVM[@]}" "${opts[@]}" \
     -cp "$LIBS/flink/main/classes:$LIBS/flink/lib/*" icebeam.bench.FlinkKafkaBench \
     --uri="$SERVE_URI" --table="$table" --bootstrap="$BOOTSTRAP" --topic="$topic" --group="$tag" \
     --parallelism="$PARALLELISM" --checkpoint="${COMMIT}s" --bounded="$([ "$BOUNDED" = 1 ] && echo true || echo false)"

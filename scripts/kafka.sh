@@ -22,6 +22,10 @@
 #                                    #   --create --topic T --partitions 3
 #                                    #   --alter --topic T --partitions 5
 #                                    #   --describe --topic T
+#   scripts/kafka.sh offsets BOOTSTRAP ARGS...
+#                                    # Kafka's own GetOffsetShell: TOPIC:PARTITION:OFFSET lines,
+#                                    # the end offsets unless --time says otherwise, e.g.
+#                                    #   --topic-partitions 'pg\..*'
 #
 # start options:
 #   --port N     the broker's port (default 9092); 0 picks a free one (tests: read
@@ -450,6 +454,12 @@ case "$cmd" in
     b=$1
     shift
     tool org.apache.kafka.tools.TopicCommand --bootstrap-server "$b" "$@"
+    ;;
+  offsets)
+    [ $# -ge 1 ] || die "offsets: want BOOTSTRAP ARGS..."
+    b=$1
+    shift
+    tool org.apache.kafka.tools.GetOffsetShell --bootstrap-server "$b" "$@"
     ;;
   help | -h | --help) usage ;;
   *)

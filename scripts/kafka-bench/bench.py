@@ -225,8 +225,17 @@ def result(d):
   if "visible_ms" in vis:
     res["seconds"] = (vis["visible_ms"] - run["start_ms"]) / 1000
     res["records_per_s"] = n / res["seconds"] if res["seconds"] > 0 else None
-  # CPU and memory: every process of the system (its time files), and the
-  # catalog's; the broker and the producer are not counted.
+  res.update(resources(d, run, n))
+  lat = load(os.path.join(d, "latency.json"))
+  if lat and lat.get("records"):
+    res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000, "lat_records": lat["records"]})
+  json.dump(res, open(os.path.join(d, "result.json"), "w"), indent=1)
+  print(line(res))
+
+
+def resources(d, run, n):
+  """CPU and memory of the run in d: every process of the system (its time
+  files), and the catalog's; the broker and the producer are not counted."""
   cpu = rss = 0.0
   for f in run.get("system_time_files", []):
     g = gnu_time(os.path.join(d, f))
@@ -234,16 +243,8 @@ def result(d):
       cpu += g["cpu_s"]
       rss += g["rss_kb"]
   cat = gnu_time(os.path.join(d, "serve.time")) or {"cpu_s": 0, "rss_kb": 0}
-  res["system_cpu_s"] = cpu
-  res["catalog_cpu_s"] = cat["cpu_s"]
-  res["cpu_s_per_m"] = (cpu + cat["cpu_s"]) / (n / 1e6)
-  res["system_rss_mb"] = rss / 1024
-  res["catalog_rss_mb"] = cat["rss_kb"] / 1024
-  lat = load(os.path.join(d, "latency.json"))
-  if lat and lat.get("records"):
-    res.update({"lat_p50_s": lat["p50_ms"] / 1000, "lat_max_s": lat["max_ms"] / 1000, "lat_records": lat["records"]})
-  json.dump(res, open(os.path.join(d, "result.json"), "w"), indent=1)
-  print(line(res))
+  return {"system_cpu_s": cpu, "catalog_cpu_s": cat["cpu_s"], "cpu_s_per_m": (cpu + cat["cpu_s"]) / (n / 1e6) if n else None,
+          "system_rss_mb": rss / 1024, "catalog_rss_mb": cat["rss_kb"] / 1024}
 
 
 def fmt(v, spec):
@@ -265,26 +266,20 @@ def med(rs, k):
   return statistics.median(v) if v else None
 
 
-def report(runs_dir, title):
-  rs = []
-  for name in sorted(os.listdir(runs_dir)):
-    r = load(os.path.join(runs_dir, name, "result.json"))
-    if r:
-      rs.append(r)
-  print(f"\n## {title}\n")
+def medians(rs, line, unit, modes):
+  """Every run (rs, as result.json holds them; line formats one), then per
+  mode (name -> what it is) the medians per system, of the complete runs if
+  any; unit names what is counted: records, changes."""
   print("Every run:\n")
   for r in rs:
     print("- " + line(r))
-  order = []
-  for r in rs:
-    if r["system"] not in order:
-      order.append(r["system"])
-  for mode in ("throughput", "latency"):
+  order = list(dict.fromkeys(r["system"] for r in rs))
+  for mode, what in modes.items():
     sel = [r for r in rs if r["mode"] == mode]
     if not sel:
       continue
-    print(f"\nMedians, {mode} mode ({'a full topic, read from the start' if mode == 'throughput' else 'records produced at a steady rate while the system runs'}):\n")
-    print("| system | runs complete | records/s | CPU s per million records (incl. catalog) | peak RSS MiB | "
+    print(f"\nMedians, {mode} mode ({what}):\n")
+    print(f"| system | runs complete | {unit}/s | CPU s per million {unit} (incl. catalog) | peak RSS MiB | "
           "latency p50 s | latency max s | snapshots |")
     print("|---|---|---|---|---|---|---|---|")
     for s in order:
@@ -293,10 +288,20 @@ def report(runs_dir, title):
         continue
       ok = [r for r in g if r["complete"]] or g
       # In latency mode the producer sets the pace: records/s says nothing.
-      rps = fmt(med(ok, "records_per_s"), ",.0f") if mode == "throughput" else "(offered)"
+      rps = fmt(med(ok, f"{unit}_per_s"), ",.0f") if mode == "throughput" else "(offered)"
       print(f"| {s} | {sum(r['complete'] for r in g)} of {len(g)} | {rps} | "
             f"{fmt(med(ok, 'cpu_s_per_m'), '.1f')} | {fmt(med(ok, 'system_rss_mb'), ',.0f')} | "
             f"{fmt(med(ok, 'lat_p50_s'), '.1f')} | {fmt(med(ok, 'lat_max_s'), '.1f')} | {fmt(med(ok, 'snapshots'), '.0f')} |")
+
+
+def results(runs_dir):
+  return [r for r in (load(os.path.join(runs_dir, n, "result.json")) for n in sorted(os.listdir(runs_dir))) if r]
+
+
+def report(runs_dir, title):
+  print(f"\n## {title}\n")
+  medians(results(runs_dir), line, "records", {"throughput": "a full topic, read from the start",
+                                              "latency": "records produced at a steady rate while the system runs"})
 
 
 def main(argv):

@@ -1,12 +1,10 @@
 package icebeam.bench;
 
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
+
+import static icebeam.bench.Jobs.req;
 
 /**
  * The Flink SQL peer of scripts/bench-kafka.sh: in a local mini cluster, a
@@ -33,39 +31,17 @@ public final class FlinkKafkaBench {
   private FlinkKafkaBench() {}
 
   public static void main(String[] argv) {
-    try {
-      run(argv);
-    } catch (Throwable t) {
-      t.printStackTrace();
-      System.exit(1);
-    }
-    System.exit(0);
+    Jobs.main(argv, FlinkKafkaBench::run);
   }
 
-  private static void run(String[] argv) throws Exception {
-    Map<String, String> a = new HashMap<>();
-    for (String s : argv) {
-      if (!s.startsWith("--") || !s.contains("=")) {
-        throw new IllegalArgumentException("want --key=value, got " + s);
-      }
-      a.put(s.substring(2, s.indexOf('=')), s.substring(s.indexOf('=') + 1));
-    }
+  private static void run(Map<String, String> a) throws Exception {
     String uri = req(a, "uri");
     String[] table = req(a, "table").split("\\.", 2);
     String bootstrap = req(a, "bootstrap");
     String topic = req(a, "topic");
     String group = a.getOrDefault("group", "flink-kafka-bench");
-    int parallelism = Integer.parseInt(a.getOrDefault("parallelism", "2"));
-    String checkpoint = a.getOrDefault("checkpoint", "20s");
     boolean bounded = Boolean.parseBoolean(a.getOrDefault("bounded", "true"));
-
-    Configuration conf = new Configuration();
-    conf.setString("execution.checkpointing.interval", checkpoint);
-    conf.setString("parallelism.default", Integer.toString(parallelism));
-    conf.setString("taskmanager.numberOfTaskSlots", Integer.toString(parallelism));
-    conf.setString("classloader.check-leaked-classloader", "false");
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    StreamTableEnvironment t = StreamTableEnvironment.create(env);
+    StreamTableEnvironment t = Jobs.tableEnv(a, new Configuration());
 
     String cols = "event_id BIGINT, user_id STRING, url STRING, ts BIGINT, `value` DOUBLE, flag BOOLEAN";
     t.executeSql("CREATE CATALOG ice WITH ('type'='iceberg', 'catalog-type'='rest', 'uri'='" + uri + "')");
@@ -80,19 +56,6 @@ public final class FlinkKafkaBench {
         + ", 'scan.startup.mode'='earliest-offset'"
         + (bounded ? ", 'scan.bounded.mode'='latest-offset'" : "")
         + ", 'format'='json')");
-
-    TableResult result = t.executeSql("INSERT INTO " + name + " SELECT * FROM src");
-    JobClient job = result.getJobClient().orElseThrow(() -> new IllegalStateException("no job client"));
-    System.out.println("flink-kafka: job " + job.getJobID() + " submitted at " + System.currentTimeMillis());
-    job.getJobExecutionResult().get();
-    System.out.println("flink-kafka: job finished at " + System.currentTimeMillis());
-  }
-
-  private static String req(Map<String, String> a, String k) {
-    String v = a.get(k);
-    if (v == null) {
-      throw new IllegalArgumentException("--" + k + " is required");
-    }
-    return v;
+    Jobs.await(t.executeSql("INSERT INTO " + name + " SELECT * FROM src"), "flink-kafka");
   }
 }
