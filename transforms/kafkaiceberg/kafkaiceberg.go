@@ -97,6 +97,7 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
 	}
 	var results []beam.PCollection
+	var together []icebergio.TableRecords
 	for _, t := range append(cfg.Tables, cfg.Rejected) {
 		w := icebergio.Config{
 			Catalog:             cfg.Catalog,
@@ -113,6 +114,9 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 				v = 3
 			}
 			w.Properties = map[string]string{"format-version": fmt.Sprint(v)}
+			// A source transaction that spans tables lands in one
+			// commit of them all where the catalog can.
+			w.CommitTogether = true
 		case t.Topic != "":
 			w.Mode, w.Key = cfg.Mode, cfg.Key
 		}
@@ -120,8 +124,15 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		if err != nil {
 			panic(err)
 		}
+		if w.CommitTogether {
+			together = append(together, icebergio.TableRecords{Config: w, Schema: sc})
+			continue
+		}
 		rows := beam.ParDo(s.Scope("Select "+t.Name), &selectFn{Table: t.Name}, batches)
 		results = append(results, icebergio.WriteRecords(s.Scope("Write "+t.Name), w, sc, rows))
+	}
+	if len(together) > 0 {
+		results = append(results, icebergio.WriteTables(s.Scope("Write tables"), together, batches))
 	}
 	return beam.Flatten(s, results...)
 }
