@@ -21,7 +21,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -343,18 +342,11 @@ func WriteTables(s beam.Scope, tables []TableRecords, records beam.PCollection) 
 		if cfg.Catalog.URI != first.Catalog.URI || cfg.WriterID != first.WriterID || cfg.TriggeringFrequency != first.TriggeringFrequency || cfg.CommitTogether != first.CommitTogether {
 			panic(fmt.Sprintf("icebergio: WriteTables: table %s: the tables must share their catalog, writer id, triggering frequency and CommitTogether (%s's differ)", cfg.Table, cfg.Table))
 		}
-		rs, err := recordsSchema(cfg, t.Schema)
+		sr, err := recordsRows(cfg, t.Schema)
 		if err != nil {
 			panic(err)
 		}
-		if err := cfg.validate(rs); err != nil {
-			panic(err)
-		}
-		b, err := EncodeSchema(rs.Arrow)
-		if err != nil {
-			panic(err)
-		}
-		trs = append(trs, tableRows{Cfg: cfg, Rows: sinkRows{Type: beam.EncodedType{T: reflect.TypeFor[[]byte]()}, Arrow: b}})
+		trs = append(trs, tableRows{Cfg: cfg, Rows: sr})
 	}
 	if !first.CommitTogether {
 		var out []beam.PCollection

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
-	"net/url"
 	"reflect"
 	"slices"
 	"strings"
@@ -103,15 +102,8 @@ func (p *txProxy) serveConfig(w http.ResponseWriter, r *http.Request) {
 }
 
 func txProxied(t *testing.T, direct catalog.Config) (catalog.Config, *txProxy) {
-	t.Helper()
-	u, err := url.Parse(direct.URI)
-	require.NoError(t, err)
-	p := &txProxy{rp: httputil.NewSingleHostReverseProxy(u)}
-	srv := httptest.NewServer(p)
-	t.Cleanup(srv.Close)
-	out := direct
-	out.URI = srv.URL
-	return out, p
+	p := &txProxy{rp: reverseProxy(t, direct)}
+	return behind(t, direct, p), p
 }
 
 // changesSink is a Changes sink of change rows to dest, committing
