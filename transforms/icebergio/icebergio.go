@@ -3,9 +3,11 @@
 // (structs with `beam:"column"` tags) to a fixed or templated table,
 // replaces a table's content (CreateOrReplace), or applies row-level
 // changes (Upsert, Changes: deletion vectors on format v3 tables, equality
-// deletes on v2), one commit per table and triggering period, under a
-// commit id derived from the pane's contents, so that a pane a runner
-// replays is never committed twice. Rows become Arrow batches and Parquet
+// deletes on v2), one commit per table and triggering period (or, with
+// Config.CommitTogether, one multi-table transaction of the tables a pane
+// touched), under a commit id derived from the pane's contents, so that a
+// pane a runner replays is never committed twice. WriteTables writes
+// record batches of several tables of different columns. Rows become Arrow batches and Parquet
 // row groups where they are produced; one worker per table (or several
 // with Config.Shards) turns a pane's row groups into data files and
 // commits them. WriteRecords is the same sink for Arrow record batches.
