@@ -6,11 +6,12 @@
 // deletes on v2), one commit per table and triggering period (or, with
 // Config.CommitTogether, one multi-table transaction of the tables a pane
 // touched), under a commit id derived from the pane's contents, so that a
-// pane a runner replays is never committed twice. WriteTables writes
-// record batches of several tables of different columns. Rows become Arrow batches and Parquet
-// row groups where they are produced; one worker per table (or several
-// with Config.Shards) turns a pane's row groups into data files and
-// commits them. WriteRecords is the same sink for Arrow record batches.
+// pane a runner replays is never committed twice. Rows become Arrow
+// batches and Parquet row groups where they are produced; one worker per
+// table (or several with Config.Shards) turns a pane's row groups into
+// data files and commits them. WriteRecords is the same sink for Arrow
+// record batches, WriteTables for record batches of several tables of
+// different columns.
 // Read and ReadRecords read a table (deletes applied, as of
 // any snapshot), ReadChanges what is appended to it, as a stream.
 //
