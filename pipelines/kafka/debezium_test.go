@@ -26,6 +26,7 @@ import (
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
 	"github.com/icebeam/icebeam/internal/pgtest"
 	"github.com/icebeam/icebeam/internal/syncbuf"
+	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
 // pgTables are the source tables of the Debezium test, and how to read
@@ -222,6 +223,34 @@ func TestDebeziumIntoTables(t *testing.T) {
 	bounded(2)
 
 	requireTablesEqualPostgres(t, pg, cfg.URI)
+	requireWindowsCommittedTogether(t, cfg.URI)
+}
+
+// requireWindowsCommittedTogether checks that the tables' windows landed
+// together: a window's commit id hashes all the window's changes, so a
+// window committed table by table would give each table an id of its own,
+// while one committed together gives every table it touched the same id.
+// (A truncate's commit is two snapshots of one id on a v3 table.)
+func requireWindowsCommittedTogether(t *testing.T, uri string) {
+	t.Helper()
+	tables := map[string][]string{} // commit id -> the tables of its snapshots
+	for _, tb := range pgTables {
+		for _, snap := range loadTable(t, uri, "public."+tb.name).Metadata().Snapshots() {
+			if id := snap.Summary.Properties[icebergio.CommitIDKey]; id != "" && !slices.Contains(tables[id], tb.name) {
+				tables[id] = append(tables[id], tb.name)
+			}
+		}
+	}
+	shared := 0
+	for id, names := range tables {
+		if len(names) > 1 {
+			shared++
+		}
+		t.Logf("commit %s: tables %v", id, names)
+	}
+	if shared == 0 {
+		t.Errorf("no commit id is in more than one table: the windows' tables were committed one by one (%d commits)", len(tables))
+	}
 }
 
 // runBounded inserts row marker into the marker table (which holds 0 to

@@ -155,4 +155,5 @@ func TestFlinkDebezium(t *testing.T) {
 	t.Logf("kafka --format=debezium on Flink: %v, %d completed checkpoints, %d job restarts", time.Since(start).Round(time.Second),
 		js.Count("Completed checkpoint"), js.Count("Restoring job"))
 	requireTablesEqualPostgres(t, pg, cfg.URI)
+	requireWindowsCommittedTogether(t, cfg.URI)
 }

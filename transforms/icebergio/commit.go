@@ -86,6 +86,10 @@ type CommitResult struct {
 	// deletes), and the delete files written.
 	DeletedRows int64 `beam:"deleted_rows"`
 	DeleteFiles int64 `beam:"delete_files"`
+	// Together is true when the commit landed in one multi-table
+	// transaction with the other tables of its pane (Config.CommitTogether),
+	// false when it landed alone.
+	Together bool `beam:"together"`
 }
 
 var (

@@ -262,15 +262,26 @@ func (f *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // proxied returns a catalog config that reaches cat through a faultProxy.
 func proxied(t *testing.T, cat catalog.Config) (catalog.Config, *faultProxy) {
+	fp := &faultProxy{rp: reverseProxy(t, cat)}
+	return behind(t, cat, fp), fp
+}
+
+// reverseProxy forwards requests to cat.
+func reverseProxy(t *testing.T, cat catalog.Config) *httputil.ReverseProxy {
 	t.Helper()
 	u, err := url.Parse(cat.URI)
 	require.NoError(t, err)
-	fp := &faultProxy{rp: httputil.NewSingleHostReverseProxy(u)}
-	srv := httptest.NewServer(fp)
+	return httputil.NewSingleHostReverseProxy(u)
+}
+
+// behind serves h, a proxy in front of cat, for the test, and returns a
+// catalog config that reaches cat through it.
+func behind(t *testing.T, cat catalog.Config, h http.Handler) catalog.Config {
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	out := cat
 	out.URI = srv.URL
-	return out, fp
+	return out
 }
 
 func TestServerErrorAfterApplyIsDetected(t *testing.T) {

@@ -3,12 +3,15 @@
 // (structs with `beam:"column"` tags) to a fixed or templated table,
 // replaces a table's content (CreateOrReplace), or applies row-level
 // changes (Upsert, Changes: deletion vectors on format v3 tables, equality
-// deletes on v2), one commit per table and triggering period, under a
-// commit id derived from the pane's contents, so that a pane a runner
-// replays is never committed twice. Rows become Arrow batches and Parquet
-// row groups where they are produced; one worker per table (or several
-// with Config.Shards) turns a pane's row groups into data files and
-// commits them. WriteRecords is the same sink for Arrow record batches.
+// deletes on v2), one commit per table and triggering period (or, with
+// Config.CommitTogether, one multi-table transaction of the tables a pane
+// touched), under a commit id derived from the pane's contents, so that a
+// pane a runner replays is never committed twice. Rows become Arrow
+// batches and Parquet row groups where they are produced; one worker per
+// table (or several with Config.Shards) turns a pane's row groups into
+// data files and commits them. WriteRecords is the same sink for Arrow
+// record batches, WriteTables for record batches of several tables of
+// different columns.
 // Read and ReadRecords read a table (deletes applied, as of
 // any snapshot), ReadChanges what is appended to it, as a stream.
 //
@@ -170,6 +173,15 @@ type Config struct {
 	// EvolveCreatedTables. CreateOrReplace always makes the row schema the
 	// table's.
 	SchemaEvolution SchemaEvolution
+	// CommitTogether makes the tables a pane touched (a template's, or
+	// WriteTables') commit together: in one multi-table transaction
+	// (POST /v1/{prefix}/transactions/commit) where the catalog serves
+	// it, so that a reader sees all of a pane's tables change or none;
+	// else one by one, each still exactly once (CommitResult.Together
+	// says which; see docs/sink.md for the catalogs that serve it). It
+	// costs parallelism: one worker commits each pane, every table of it,
+	// instead of one worker per table. Upsert and Changes only.
+	CommitTogether bool
 }
 
 // Expiry bounds the snapshots a long stream keeps. Snapshots are expired
@@ -247,6 +259,9 @@ func (c Config) check(rows *rowcodec.Schema) error {
 	case Append, CreateOrReplace, Upsert, Changes:
 	default:
 		return fmt.Errorf("icebergio: mode %q (want %q, %q, %q or %q)", c.Mode, Append, CreateOrReplace, Upsert, Changes)
+	}
+	if c.CommitTogether && !c.Mode.rowLevel() {
+		return fmt.Errorf("icebergio: table %s: CommitTogether applies to the modes %q and %q, not %q", c.Table, Upsert, Changes, c.Mode)
 	}
 	if c.Mode == Changes && c.Order == "" {
 		return fmt.Errorf("icebergio: table %s: mode %q needs Order, the row field holding each change's position in its log", c.Table, c.Mode)
@@ -353,8 +368,10 @@ func (r sinkRows) schema() (*rowcodec.Schema, error) {
 
 // writeChunks is the sink after its inputs' differences: rows windowed into
 // panes, encoded into chunks by encode (keyed by table, or by table shard),
-// and the chunks of each table's pane written and committed.
-func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr sinkRows) beam.PCollection {
+// and the chunks of each table's pane written and committed; with
+// CommitTogether, the chunks of a pane's tables committed together, those
+// of tables listed in tables by their own configuration.
+func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr sinkRows, tables ...tableRows) beam.PCollection {
 	unbounded := !bounded(rows)
 	sharded := cfg.Shards > 1
 	var opts []beam.WindowIntoOption
@@ -370,6 +387,10 @@ func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
 	commit := portable.StableInput(s, "Commit")
+	if cfg.CommitTogether {
+		chunks = beam.ParDo(s, &tagDestFn{Key: cfg.WriterID}, chunks)
+		return results(s, beam.ParDo(commit, &commitTogetherFn{Cfg: cfg, Rows: sr, Tables: tables, Unbounded: unbounded}, beam.GroupByKey(s, chunks)))
+	}
 	if !sharded {
 		return results(s, beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded}, beam.GroupByKey(s, chunks)))
 	}

@@ -41,19 +41,28 @@ func WriteRecords(s beam.Scope, cfg Config, schema *arrow.Schema, records beam.P
 	if t := records.Type().Type(); t != reflect.TypeFor[[]byte]() {
 		panic(fmt.Sprintf("icebergio: WriteRecords takes Arrow IPC streams ([]byte), not %v", t))
 	}
-	rs, err := recordsSchema(cfg, schema)
+	sr, err := recordsRows(cfg, schema)
 	if err != nil {
 		panic(err)
 	}
+	return writeChunks(s, cfg, records, &encodeRecordsFn{Cfg: cfg, Rows: sr}, sr)
+}
+
+// recordsRows is what the sink's DoFns need to know of records of schema
+// written by cfg, once cfg is valid for them.
+func recordsRows(cfg Config, schema *arrow.Schema) (sinkRows, error) {
+	rs, err := recordsSchema(cfg, schema)
+	if err != nil {
+		return sinkRows{}, err
+	}
 	if err := cfg.validate(rs); err != nil {
-		panic(err)
+		return sinkRows{}, err
 	}
 	b, err := EncodeSchema(rs.Arrow)
 	if err != nil {
-		panic(err)
+		return sinkRows{}, err
 	}
-	sr := sinkRows{Type: beam.EncodedType{T: reflect.TypeFor[[]byte]()}, Arrow: b}
-	return writeChunks(s, cfg, records, &encodeRecordsFn{Cfg: cfg, Rows: sr}, sr)
+	return sinkRows{Type: beam.EncodedType{T: reflect.TypeFor[[]byte]()}, Arrow: b}, nil
 }
 
 // CheckRecords is Check for WriteRecords: it reports what WriteRecords

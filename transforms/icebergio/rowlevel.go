@@ -590,103 +590,152 @@ func checkPartitioning(dest string, tbl *table.Table, keyIDs []int) error {
 // of this file.
 func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*chunk, error], summary func() iceberg.Properties) (CommitResult, error) {
 	start := time.Now()
+	all, err := gatherChunks(chunks)
+	if err != nil {
+		return CommitResult{Table: dest}, err
+	}
+	rc, res, err := s.prepareRows(ctx, start, dest, all, paneCommitID(s.cfg.WriterID, chunkIDs(all)), summary)
+	if rc == nil || err != nil {
+		return res, err
+	}
+	defer rc.release()
+	defer lockTable(s.cfg.Catalog.URI + " " + dest)()
+	done, err := commit.Commit(ctx, s.cat, rc.request())
+	return rc.finish(ctx, done, err)
+}
+
+// chunkIDs is the ids of chunks.
+func chunkIDs(chunks []*chunk) []chunkID {
+	ids := make([]chunkID, len(chunks))
+	for i, c := range chunks {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// rowCommit is a pane of row-level changes to one table, collapsed and
+// ready to commit under its commit id, alone (commitRows) or with other
+// tables' (commitTogether); its state across the commit's attempts.
+type rowCommit struct {
+	s          *sink
+	dest       string
+	ident      table.Identifier
+	start      time.Time
+	deadline   time.Time
+	res        CommitResult
+	tbl        *table.Table // as loaded before collapsing
+	keys       []string
+	keyIDs     []int
+	v3         bool
+	all        []*chunk
+	p          *paneRows
+	props      iceberg.Properties
+	collapseMS int64
+
+	idx  *keyIndex
+	w    *rowWrite
+	plan *rowPlan
+	// The last attempt's time writing data files, and writing its deletes
+	// and manifests (stage), for the commit log.
+	writeTime, stageTime time.Duration
+	truncated            int // data files the last attempt's truncate removes
+}
+
+// prepareRows loads (or creates) dest, fits its schema to the rows and
+// collapses the pane's chunks all under commitID. It returns no rowCommit
+// when there is nothing to commit: res then says why (a replay skipped, an
+// empty pane).
+func (s *sink) prepareRows(ctx context.Context, start time.Time, dest string, all []*chunk, commitID string, summary func() iceberg.Properties) (*rowCommit, CommitResult, error) {
 	deadline := start.Add(s.retryFor())
-	res := CommitResult{Table: dest}
+	res := CommitResult{Table: dest, CommitID: commitID}
+	ident, err := parseIdent(dest)
+	if err != nil {
+		return nil, res, err
+	}
 	var tbl *table.Table
 	var created bool
 	if err := s.retry(ctx, deadline, dest, "loading the table", func() (err error) {
 		tbl, created, err = s.loadOrCreate(ctx, dest)
 		return err
 	}); err != nil {
-		return res, err
+		return nil, res, err
 	}
 	if !created {
 		// Columns the source added since the table was made.
-		var err error
 		if tbl, err = s.fitSchema(ctx, deadline, dest, tbl); err != nil {
-			return res, err
+			return nil, res, err
 		}
 	}
 	keys, keyIDs, err := s.keyColumns(dest, tbl)
 	if err != nil {
-		return res, err
+		return nil, res, err
 	}
 	v3 := tbl.Metadata().Version() >= 3
 	if !v3 {
 		if err := checkPartitioning(dest, tbl, keyIDs); err != nil {
-			return res, err
+			return nil, res, err
 		}
 	}
-	all, err := gatherChunks(chunks)
-	if err != nil {
-		return res, err
-	}
-	ids := make([]chunkID, len(all))
-	staged := false
-	for i, c := range all {
-		ids[i] = c.ID
-		staged = staged || c.staged != ""
-	}
-	commitID := paneCommitID(s.cfg.WriterID, ids)
-	res.CommitID = commitID
-	if staged {
+	if slices.ContainsFunc(all, func(c *chunk) bool { return c.staged != "" }) {
 		// A replay of a pane that landed: its staged chunks may be gone.
 		if id, ok := s.landed(tbl, commitID); ok {
 			removeStaged(ctx, tbl, all)
-			return skippedRows(ctx, res, id), nil
+			return nil, skippedRows(ctx, res, id), nil
 		}
 	}
 	p, err := s.collapse(ctx, dest, tbl, all, keys)
 	if err != nil {
-		return res, err
+		return nil, res, err
 	}
-	collapseMS := time.Since(start).Milliseconds()
-	defer p.release()
 	if p.rows == 0 {
-		return res, nil
+		p.release()
+		return nil, res, nil
 	}
 	props := iceberg.Properties{}
 	if summary != nil {
 		props = summary()
 	}
-	defer lockTable(s.cfg.Catalog.URI + " " + dest)()
-	ident, err := parseIdent(dest)
-	if err != nil {
-		return res, err
-	}
-	idx := s.keyIndex(dest, tbl, keys)
-	w := &rowWrite{s: s, dest: dest, pane: p, keys: keys, keyIDs: keyIDs}
-	var plan *rowPlan
-	// The last attempt's time writing data files, and writing its deletes and
-	// manifests (stage), for the commit log.
-	var writeTime, stageTime time.Duration
-	truncated := 0 // data files the last attempt's truncate removes
-	req := s.paneRequest(ident, dest, commitID, props, deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
+	return &rowCommit{s: s, dest: dest, ident: ident, start: start, deadline: deadline, res: res, tbl: tbl,
+		keys: keys, keyIDs: keyIDs, v3: v3, all: all, p: p, props: props,
+		collapseMS: time.Since(start).Milliseconds()}, res, nil
+}
+
+func (rc *rowCommit) release() { rc.p.release() }
+
+// request is the commit of the pane, staged anew on each attempt. The
+// caller holds the table's lock (lockTable) until the commit has finished.
+func (rc *rowCommit) request() commit.Request {
+	s, p, v3, keys, commitID := rc.s, rc.p, rc.v3, rc.keys, rc.res.CommitID
+	rc.idx = s.keyIndex(rc.dest, rc.tbl, keys)
+	w := &rowWrite{s: s, dest: rc.dest, pane: p, keys: keys, keyIDs: rc.keyIDs}
+	rc.w = w
+	req := s.paneRequest(rc.ident, rc.dest, commitID, rc.props, rc.deadline, func(ctx context.Context, tbl *table.Table, tx *table.Transaction) error {
 		// The last attempt's deletion vectors were staged against
 		// a base that has moved on.
 		w.removeDVs(ctx, tbl)
 		if v3 {
-			if err := idx.sync(ctx, tbl, keys, s.cfg.Order); err != nil {
+			if err := rc.idx.sync(ctx, tbl, keys, s.cfg.Order); err != nil {
 				return err
 			}
 		}
-		plan = w.plan(idx, v3)
+		plan := w.plan(rc.idx, v3)
+		rc.plan = plan
 		began := time.Now()
 		if err := w.writeRows(ctx, tbl, plan); err != nil {
 			return err
 		}
-		writeTime = time.Since(began)
+		rc.writeTime = time.Since(began)
 		began = time.Now()
-		defer func() { stageTime = time.Since(began) }()
-		paneProps := withPaneProps(props, commitID, p.rows, plan, v3)
-		truncated = 0
+		defer func() { rc.stageTime = time.Since(began) }()
+		paneProps := withPaneProps(rc.props, commitID, p.rows, plan, v3)
+		rc.truncated = 0
 		if plan.truncate {
 			data, deletes, err := liveFiles(ctx, tbl)
 			if err != nil {
 				return fmt.Errorf("listing the files a truncate removes: %w", err)
 			}
 			if len(data)+len(deletes) > 0 {
-				truncated = len(data)
+				rc.truncated = len(data)
 				// One snapshot on v2. On v3 iceberg-go numbers the rows
 				// of new files only through a row delta: an overwrite,
 				// then the row delta, in the one commit.
@@ -698,20 +747,20 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 					return fmt.Errorf("removing the table's files: %w", err)
 				}
 				if !v3 || len(w.data) == 0 {
-					return s.stageRecent(tx, tbl, commitID, dataRows(w.data), props)
+					return s.stageRecent(tx, tbl, commitID, dataRows(w.data), rc.props)
 				}
 			}
 		}
 		rd := tx.NewRowDelta(paneProps)
 		rd.AddRows(w.data...)
 		if v3 {
-			if err := w.writeDVs(ctx, tbl, idx, plan); err != nil {
+			if err := w.writeDVs(ctx, tbl, rc.idx, plan); err != nil {
 				return err
 			}
 			rd.AddDeletes(w.dvs...)
 			rd.RemoveDeletes(w.replacedDVs...)
 		} else if len(plan.deleteKeys) > 0 {
-			eq, err := tx.WriteEqualityDeletes(ctx, keyIDs, w.keyBatches(ctx, tbl, plan))
+			eq, err := tx.WriteEqualityDeletes(ctx, rc.keyIDs, w.keyBatches(ctx, tbl, plan))
 			if err != nil {
 				return fmt.Errorf("writing equality deletes: %w", err)
 			}
@@ -724,15 +773,24 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		if err := rd.Commit(ctx); err != nil {
 			return err
 		}
-		return s.stageRecent(tx, tbl, commitID, dataRows(w.data), props)
+		return s.stageRecent(tx, tbl, commitID, dataRows(w.data), rc.props)
 	})
 	req.Discard = func(ctx context.Context, cur *table.Table) {
 		if cur == nil {
-			cur = tbl
+			cur = rc.tbl
 		}
 		w.discard(ctx, cur)
 	}
-	done, err := commit.Commit(ctx, s.cat, req)
+	return req
+}
+
+// finish completes the commit after done, err: the counters, the log, the
+// key index kept up to date, compaction.
+func (rc *rowCommit) finish(ctx context.Context, done commit.Result, err error) (CommitResult, error) {
+	s, dest, res, idx, w, plan, v3 := rc.s, rc.dest, rc.res, rc.idx, rc.w, rc.plan, rc.v3
+	if done.Nothing {
+		err = commit.ErrNothingToCommit
+	}
 	if errors.Is(err, commit.ErrNothingToCommit) {
 		// Every change was older than what the table holds, or a
 		// truncate found it empty and nothing came after. The staged
@@ -749,7 +807,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 		idx.invalidate()
 		return res, err
 	}
-	defer removeStaged(ctx, done.Table, all)
+	defer removeStaged(ctx, done.Table, rc.all)
 	if done.Replayed {
 		idx.invalidate()
 		w.discard(ctx, done.Table)
@@ -763,7 +821,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	}
 	res.DeletedRows = plan.deleted + plan.updated
 	res.DeleteFiles = int64(len(w.dvs) + len(w.eq))
-	ms := countCommit(ctx, start, res)
+	ms := countCommit(ctx, rc.start, res)
 	upsertedCounter.Inc(ctx, plan.upserted)
 	updatedCounter.Inc(ctx, plan.updated)
 	deletedCounter.Inc(ctx, plan.deleted)
@@ -771,11 +829,11 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 	dvCounter.Inc(ctx, int64(len(w.dvs)))
 	eqDeleteCounter.Inc(ctx, int64(len(w.eq)))
 	log.Infof(ctx, "icebergio: committed table=%s commit=%s snapshot=%d files=%d rows=%d deleted=%d delete_files=%d changes=%d chunks=%d ms=%d collapse_ms=%d write_ms=%d stage_ms=%d wait_ms=%d",
-		dest, commitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, p.rows, len(all), ms, collapseMS,
-		writeTime.Milliseconds(), stageTime.Milliseconds(), start.Sub(p.sent.last).Milliseconds())
+		dest, res.CommitID, res.SnapshotID, res.Files, res.Rows, res.DeletedRows, res.DeleteFiles, rc.p.rows, len(rc.all), ms, rc.collapseMS,
+		rc.writeTime.Milliseconds(), rc.stageTime.Milliseconds(), rc.start.Sub(rc.p.sent.last).Milliseconds())
 	if plan.truncate {
 		log.Infof(ctx, "icebergio: table %s commit %s truncated the table at order %d: removed its %d data files; %d changes before the truncate dropped",
-			dest, commitID, plan.truncateAt, truncated, plan.cut)
+			dest, res.CommitID, plan.truncateAt, rc.truncated, plan.cut)
 		// No compaction: the table holds only the pane's new files.
 		if err := idx.truncate(plan.truncateAt, plan, v3); err != nil {
 			log.Warnf(ctx, "icebergio: table %s: the recent changes are forgotten: %v", dest, err)
@@ -790,7 +848,7 @@ func (s *sink) commitRows(ctx context.Context, dest string, chunks iter.Seq2[*ch
 			log.Warnf(ctx, "icebergio: table %s: the key index will be rebuilt: %v", dest, err)
 			idx.invalidate()
 		} else {
-			s.compact(ctx, dest, ident, done.Table, idx, keys, commitID)
+			s.compact(ctx, dest, rc.ident, done.Table, idx, rc.keys, res.CommitID)
 		}
 	} else if err := idx.remember(plan.noRow, plan.replaced); err != nil {
 		log.Warnf(ctx, "icebergio: table %s: the recent changes are forgotten: %v", dest, err)

@@ -99,6 +99,7 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
 	}
 	var results []beam.PCollection
+	var together []icebergio.TableRecords
 	for _, t := range append(cfg.Tables, cfg.Rejected) {
 		w := icebergio.Config{
 			Catalog:             cfg.Catalog,
@@ -109,8 +110,13 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		}
 		switch {
 		case t.Topic != "" && cfg.Format == Debezium:
+			// A source transaction that spans tables lands in one
+			// commit of them all where the catalog can; a table
+			// without a key appends, on its own (the sink commits
+			// row-level writes together only).
 			if !t.appendOnly() {
 				w.Mode, w.Key, w.Op, w.Order = icebergio.Changes, t.Key, OpColumn, OrderColumn
+				w.CommitTogether = true
 			}
 			v := cfg.FormatVersion
 			if v == 0 {
@@ -127,8 +133,15 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		if t.appendOnly() {
 			sc = withoutField(sc, OpColumn)
 		}
+		if w.CommitTogether {
+			together = append(together, icebergio.TableRecords{Config: w, Schema: sc})
+			continue
+		}
 		rows := beam.ParDo(s.Scope("Select "+t.Name), &selectFn{Table: t.Name}, batches)
 		results = append(results, icebergio.WriteRecords(s.Scope("Write "+t.Name), w, sc, rows))
+	}
+	if len(together) > 0 {
+		results = append(results, icebergio.WriteTables(s.Scope("Write tables"), together, batches))
 	}
 	return beam.Flatten(s, results...)
 }

@@ -20,10 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/log"
+	"github.com/apache/iceberg-go"
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/catalog/rest"
 	"github.com/apache/iceberg-go/table"
@@ -81,6 +83,8 @@ type Result struct {
 	// post-commit step's, such as deleting the files only expired
 	// snapshots referenced.
 	AfterCommit error
+	// Nothing says that Stage found nothing to commit (Together).
+	Nothing bool
 }
 
 // ErrNothingToCommit, returned by a Stage, ends the commit without sending
@@ -297,6 +301,170 @@ func removeFiles(ctx context.Context, tbl *table.Table, paths []string) {
 	for _, p := range paths {
 		if err := fs.Remove(p); err != nil {
 			log.Warnf(ctx, "table %s: unreferenced file %s left: %v", strings.Join(tbl.Identifier(), "."), p, err)
+		}
+	}
+}
+
+// ErrNoTransactions says that the catalog does not commit several tables
+// in one transaction: it is not an iceberg-go TransactionalCatalog, its
+// server does not advertise POST /v1/{prefix}/transactions/commit, or it
+// answered that endpoint 501. Nothing was sent that could have landed; the
+// caller commits the tables one by one instead.
+var ErrNoTransactions = errors.New("the catalog does not commit several tables in one transaction")
+
+// Together commits reqs, changes to distinct tables, in one multi-table
+// transaction (POST /v1/{prefix}/transactions/commit): all of them land,
+// or none does. It is Commit for several tables: each attempt stages every
+// change on a freshly loaded table, and the idempotency key is looked up
+// in every table before each attempt, so a change found in its table (a
+// replay, an attempt whose answer was lost) is not staged again; a
+// conflict restages all of them. Only the first request's Deadline,
+// Window and MaxAttempts count, and a Base is used only on the first
+// attempt. name says what the commit is, for errors and logs.
+//
+// A table whose Stage returns ErrNothingToCommit is left out of the
+// transaction; its Result has Nothing set. When the catalog cannot commit
+// tables together, Together returns ErrNoTransactions before anything
+// was sent, without calling Discard.
+func Together(ctx context.Context, cat icecatalog.Catalog, name string, reqs []Request) ([]Result, error) {
+	if _, ok := cat.(icecatalog.TransactionalCatalog); !ok {
+		return nil, fmt.Errorf("%s: %w", name, ErrNoTransactions)
+	}
+	first := reqs[0]
+	res := make([]Result, len(reqs))
+	maybeLanded := false
+	tbls := make([]*table.Table, len(reqs))
+	fail := func(err error) ([]Result, error) {
+		if !maybeLanded {
+			for i, r := range reqs {
+				if r.Discard != nil && !res[i].Nothing {
+					r.Discard(ctx, tbls[i])
+				}
+			}
+		}
+		return res, err
+	}
+	load := func(i int, what string) error {
+		return Retry(ctx, first.Deadline, first.Window, reqs[i].Name, what, func() (err error) {
+			tbls[i], err = cat.LoadTable(ctx, reqs[i].Ident)
+			return err
+		})
+	}
+	for i, r := range reqs {
+		if tbls[i] = r.Base; tbls[i] == nil {
+			if err := load(i, "loading the table"); err != nil {
+				return fail(fmt.Errorf("%s: loading the table: %w", r.Name, err))
+			}
+		}
+	}
+	done := make([]bool, len(reqs)) // found, or nothing to commit
+	var lastErr error
+	for attempt := 1; ; attempt++ {
+		for i, r := range reqs {
+			if done[i] || r.Lookup == nil {
+				continue
+			}
+			if id, ok := r.Lookup(tbls[i]); ok {
+				res[i].Table, res[i].SnapshotID, res[i].Replayed = tbls[i], id, !maybeLanded
+				done[i] = true
+			}
+		}
+		if !slices.Contains(done, false) {
+			return res, nil
+		}
+		if lastErr != nil {
+			backoff := Backoff(attempt - 1)
+			if (first.MaxAttempts > 0 && attempt > first.MaxAttempts) || time.Now().Add(backoff).After(first.Deadline) {
+				return fail(fmt.Errorf("%s failed after %d attempts in %v: %w", name, attempt-1, first.Window, lastErr))
+			}
+			log.Warnf(ctx, "%s attempt %d: %v; retrying", name, attempt-1, lastErr)
+			if err := catalog.Sleep(ctx, backoff); err != nil {
+				return res, fmt.Errorf("%s: %w", name, err)
+			}
+		}
+		mtx, err := icecatalog.NewMultiTableTransaction(cat)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: %v", name, ErrNoTransactions, err)
+		}
+		var sent []int // the tables in this attempt's request
+		txs := make([]*table.Transaction, len(reqs))
+		for i, r := range reqs {
+			if done[i] {
+				continue
+			}
+			tx := tbls[i].NewTransaction()
+			if err := r.Stage(ctx, tbls[i], tx, attempt); err != nil {
+				if errors.Is(err, ErrNothingToCommit) {
+					res[i] = Result{Table: tbls[i], Nothing: true}
+					done[i] = true
+					continue
+				}
+				removeStaged(ctx, tbls, txs)
+				return fail(fmt.Errorf("%s: %w", r.Name, err))
+			}
+			if err := tx.AssertRefSnapshotID(""); err != nil {
+				return fail(fmt.Errorf("%s: %w", r.Name, err))
+			}
+			if err := mtx.AddTransaction(tx); err != nil {
+				return fail(fmt.Errorf("%s: %w", r.Name, err))
+			}
+			txs[i] = tx
+			sent = append(sent, i)
+		}
+		if len(sent) == 0 {
+			return res, nil
+		}
+		for _, i := range sent {
+			if reqs[i].BeforeAttempt != nil {
+				reqs[i].BeforeAttempt(ctx, attempt)
+			}
+			res[i].Attempts = attempt
+		}
+		err = mtx.Commit(ctx)
+		if err == nil {
+			// The endpoint answers 204: the tables as they are now come
+			// from loading them.
+			for _, i := range sent {
+				if err := load(i, "loading the table after its commit"); err != nil {
+					return res, fmt.Errorf("%s landed; loading it after: %w", reqs[i].Name, err)
+				}
+				res[i].Table = tbls[i]
+				if reqs[i].Lookup != nil {
+					res[i].SnapshotID, _ = reqs[i].Lookup(tbls[i])
+				}
+			}
+			return res, nil
+		}
+		if !maybeLanded && attempt == 1 && (errors.Is(err, rest.ErrEndpointNotSupported) || errors.Is(err, iceberg.ErrNotImplemented)) {
+			removeStaged(ctx, tbls, txs)
+			return nil, fmt.Errorf("%s: %w: %v", name, ErrNoTransactions, err)
+		}
+		switch Classify(err) {
+		case Conflict, Rejected:
+			removeStaged(ctx, tbls, txs)
+		case Unknown:
+			maybeLanded = true
+		case Refused:
+			if errors.Is(err, rest.ErrRESTError) || errors.Is(err, icecatalog.ErrNoSuchTable) {
+				removeStaged(ctx, tbls, txs)
+				return fail(fmt.Errorf("%s failed: %w", name, err))
+			}
+			maybeLanded = true
+		}
+		lastErr = err
+		for _, i := range sent {
+			if err := load(i, "reloading after a failed commit"); err != nil {
+				return res, fmt.Errorf("%s: reloading after %v: %w", reqs[i].Name, lastErr, err)
+			}
+		}
+	}
+}
+
+// removeStaged removes the metadata files staging txs (on tbls) wrote.
+func removeStaged(ctx context.Context, tbls []*table.Table, txs []*table.Transaction) {
+	for i, tx := range txs {
+		if tx != nil {
+			removeFiles(ctx, tbls[i], stagedMetadataFiles(ctx, tbls[i], tx))
 		}
 	}
 }
