@@ -12,11 +12,12 @@
 // Read and ReadRecords read a table (deletes applied, as of
 // any snapshot), ReadChanges what is appended to it, as a stream.
 //
-// A pipeline that imports this package runs with plain beamx.Run: on
-// Beam's portable Flink runner the job is submitted with checkpointing and
-// stable input for the commit step, which exactly once needs and the Go
-// SDK cannot ask for, and a runner setting that cannot give it is refused
-// before the job starts (see docs/dataflow.md).
+// A pipeline that writes runs with plain beamx.Run. On Beam's portable
+// Flink runner exactly once needs checkpointing and stable input for the
+// commit step, which the Go SDK cannot ask for: a program's main that
+// imports package github.com/icebeam/icebeam/portable gets them, and Write
+// refuses --runner=flink, spark, universal or portable in a program that
+// does not (see docs/dataflow.md).
 package icebergio
 
 import (
@@ -35,12 +36,13 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window/trigger"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
@@ -239,6 +241,13 @@ func (c Config) validate(rows *rowcodec.Schema) error {
 	if c.Catalog.Embedded() {
 		return fmt.Errorf("icebergio: table %s: no catalog URI (set Catalog.URI or a preset such as catalog.PresetBigLake)", c.Table)
 	}
+	// After beam.Init, package portable's hook has routed every portable
+	// runner through itself; one still named as given runs on Beam's own
+	// runner, which takes no checkpoints and replays a restarted job's
+	// input into commits made already.
+	if r := *runners.Runner; hint.PortableRunners[r] && beam.Initialized() {
+		return fmt.Errorf("icebergio: table %s: --runner=%s commits exactly once only through package github.com/icebeam/icebeam/portable: import it in the program's main (import _ \"github.com/icebeam/icebeam/portable\")", c.Table, r)
+	}
 	return c.check(rows)
 }
 
@@ -369,7 +378,7 @@ func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr
 	chunks := beam.ParDo(s, encode, global)
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
-	commit := portable.StableInput(s, "Commit")
+	commit := hint.StableInput(s, "Commit")
 	if !sharded {
 		return results(s, beam.ParDo(commit, &commitFn{Cfg: cfg, Rows: sr, Unbounded: unbounded}, beam.GroupByKey(s, chunks)))
 	}
