@@ -2,15 +2,19 @@ package icebergio_test
 
 import (
 	"context"
+	"fmt"
 	"log"
+	"os"
 	"reflect"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
+	"github.com/icebeam/icebeam/catalog/localcatalog"
 	"github.com/icebeam/icebeam/transforms/icebergio"
 )
 
@@ -30,23 +34,127 @@ type Account struct {
 	Balance int64  `beam:"balance_cents"`
 }
 
+// Balance is a row of the table the change log keeps.
+type Balance struct {
+	ID      int64 `beam:"id"`
+	Balance int64 `beam:"balance_cents"`
+}
+
 // The catalog a pipeline writes to: any Iceberg REST catalog.
 var cat = catalog.Config{URI: "http://localhost:8181"}
 
-// Appending a stream of rows, one commit per table every 20 seconds,
-// exactly once on prism, Flink and Dataflow.
-func ExampleWrite() {
-	beam.Init()
-	p, s := beam.NewPipelineWithRoot()
-	var clicks beam.PCollection // PCollection<Click>, from your source
-	icebergio.Write(s, icebergio.Config{
-		Catalog:             cat,
-		Table:               "clicks.user_clicks",
-		TriggeringFrequency: 20 * time.Second,
-	}, clicks)
+func printClick(c Click)     { fmt.Println(c.UserID, c.ClickCount) }
+func printBalance(b Balance) { fmt.Println(b.ID, b.Balance) }
+
+func init() {
+	register.Function1x0(printClick)
+	register.Function1x0(printBalance)
+}
+
+// embeddedCatalog starts the local REST catalog in a temporary directory,
+// so that the examples run anywhere; stop shuts it down and removes the
+// directory.
+func embeddedCatalog() (cfg catalog.Config, stop func()) {
+	dir, err := os.MkdirTemp("", "icebergio-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv, err := localcatalog.Listen("127.0.0.1:0", localcatalog.Options{Dir: dir})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return catalog.Config{URI: srv.URL(), Name: catalog.DefaultName}, func() {
+		srv.Close()
+		os.RemoveAll(dir)
+	}
+}
+
+// run runs p on the default runner (prism, in this process).
+func run(p *beam.Pipeline) {
 	if err := beamx.Run(context.Background(), p); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// printTable prints a table's rows, read as row with print.
+func printTable(cfg catalog.Config, table string, row reflect.Type, print any) {
+	p, s := beam.NewPipelineWithRoot()
+	beam.ParDo0(s, print, icebergio.Read(s, icebergio.ReadConfig{Catalog: cfg, Table: table}, row))
+	run(p)
+}
+
+// Appending rows to a table the sink creates: here a bounded collection
+// in one commit; a stream commits once per table every
+// TriggeringFrequency, exactly once on prism, Flink and Dataflow.
+func ExampleWrite() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
+
+	p, s := beam.NewPipelineWithRoot()
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixMicro()
+	clicks := beam.Create(s, Click{"ann", 3, at}, Click{"bob", 5, at}, Click{"cy", 8, at})
+	icebergio.Write(s, icebergio.Config{Catalog: cfg, Table: "clicks.user_clicks"}, clicks)
+	run(p)
+
+	printTable(cfg, "clicks.user_clicks", reflect.TypeFor[Click](), printClick)
+	// Unordered output:
+	// ann 3
+	// bob 5
+	// cy 8
+}
+
+// A database's change log kept as a live table: each row's Op (c, r, u, d)
+// applied to the row with the same id, the highest LSN winning; deletes
+// are deletion vectors on the format v3 table the sink creates.
+func ExampleWrite_changes() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
+
+	p, s := beam.NewPipelineWithRoot()
+	changes := beam.Create(s,
+		Account{Op: "c", LSN: 1, ID: 1, Balance: 100},
+		Account{Op: "c", LSN: 2, ID: 2, Balance: 50},
+		Account{Op: "u", LSN: 3, ID: 1, Balance: 120},
+		Account{Op: "d", LSN: 4, ID: 2},
+		Account{Op: "c", LSN: 5, ID: 3, Balance: 7},
+	)
+	icebergio.Write(s, icebergio.Config{
+		Catalog: cfg,
+		Table:   "cdc.accounts",
+		Mode:    icebergio.Changes,
+		Key:     []string{"id"},
+		Op:      "op",
+		Order:   "lsn",
+	}, changes)
+	run(p)
+
+	printTable(cfg, "cdc.accounts", reflect.TypeFor[Balance](), printBalance)
+	// Unordered output:
+	// 1 120
+	// 3 7
+}
+
+// Reading a table (deletes applied, an evolved schema read as the current
+// one), only the rows a filter keeps.
+func ExampleRead() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
+	p, s := beam.NewPipelineWithRoot()
+	icebergio.Write(s, icebergio.Config{Catalog: cfg, Table: "clicks.user_clicks"},
+		beam.Create(s, Click{"ann", 30, 0}, Click{"bob", 50, 0}, Click{"cy", 80, 0}))
+	run(p)
+
+	p, s = beam.NewPipelineWithRoot()
+	rows := icebergio.Read(s, icebergio.ReadConfig{
+		Catalog: cfg,
+		Table:   "clicks.user_clicks",
+		Filter:  "click_count >= 50",
+	}, reflect.TypeFor[Click]())
+	beam.ParDo0(s, printClick, rows)
+	run(p)
+	// Unordered output:
+	// bob 50
+	// cy 80
 }
 
 // One table per user, from a template over row fields, partitioned by day
@@ -62,25 +170,6 @@ func ExampleWrite_templateAndPartitions() {
 	_ = p
 }
 
-// A database's change log kept as a live table: each row's Op (c, r, u, d)
-// applied to the row with the same id, the highest LSN winning; deletes
-// are deletion vectors on the format v3 table the sink creates.
-func ExampleWrite_changes() {
-	p, s := beam.NewPipelineWithRoot()
-	var changes beam.PCollection // PCollection<Account>
-	icebergio.Write(s, icebergio.Config{
-		Catalog: cat,
-		Table:   "cdc.accounts",
-		Mode:    icebergio.Changes,
-		Key:     []string{"id"},
-		Op:      "op",
-		Order:   "lsn",
-	}, changes)
-	_ = p
-}
-
-// The same with a dead-letter output: rows whose Op the sink does not know
-// land, with the reason, in a table of their own instead of failing the
 // Iceberg to Iceberg without leaving Arrow: a table's batches, filtered
 // where they are read, appended to another table under the source's own
 // Arrow schema.
@@ -93,7 +182,9 @@ func ExampleWriteRecords() {
 	_ = p
 }
 
-// job.
+// The same change log with a dead-letter output: rows whose Op the sink
+// does not know land, with the reason, in a table of their own instead of
+// failing the job.
 func ExampleWriteWithRejects() {
 	p, s := beam.NewPipelineWithRoot()
 	var changes beam.PCollection // PCollection<Account>
@@ -107,18 +198,6 @@ func ExampleWriteWithRejects() {
 	}, changes)
 	icebergio.Write(s, icebergio.Config{Catalog: cat, Table: "cdc.accounts_rejected"}, rejected)
 	_ = p
-}
-
-// Reading a table (deletes applied, an evolved schema read as the current
-// one), only the rows a filter keeps.
-func ExampleRead() {
-	p, s := beam.NewPipelineWithRoot()
-	rows := icebergio.Read(s, icebergio.ReadConfig{
-		Catalog: cat,
-		Table:   "clicks.user_clicks",
-		Filter:  "click_count >= 50",
-	}, reflect.TypeFor[Click]())
-	_, _ = p, rows
 }
 
 // Reading what is appended to a table, as a stream: each append snapshot
