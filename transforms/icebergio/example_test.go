@@ -43,12 +43,14 @@ type Balance struct {
 // The catalog a pipeline writes to: any Iceberg REST catalog.
 var cat = catalog.Config{URI: "http://localhost:8181"}
 
-func printClick(c Click)     { fmt.Println(c.UserID, c.ClickCount) }
-func printBalance(b Balance) { fmt.Println(b.ID, b.Balance) }
+func printClick(c Click)                    { fmt.Println(c.UserID, c.ClickCount) }
+func printBalance(b Balance)                { fmt.Println(b.ID, b.Balance) }
+func printRejected(r icebergio.RejectedRow) { fmt.Println(r.Table, r.Row) }
 
 func init() {
 	register.Function1x0(printClick)
 	register.Function1x0(printBalance)
+	register.Function1x0(printRejected)
 }
 
 // embeddedCatalog starts the local REST catalog in a temporary directory,
@@ -160,14 +162,27 @@ func ExampleRead() {
 // One table per user, from a template over row fields, partitioned by day
 // of the click's time for the tables the sink creates.
 func ExampleWrite_templateAndPartitions() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
+
 	p, s := beam.NewPipelineWithRoot()
-	var clicks beam.PCollection // PCollection<Click>
+	day := time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)
+	clicks := beam.Create(s,
+		Click{"ann", 3, day.UnixMicro()},
+		Click{"ann", 4, day.Add(24 * time.Hour).UnixMicro()},
+		Click{"bob", 5, day.UnixMicro()},
+	)
 	icebergio.Write(s, icebergio.Config{
-		Catalog:     cat,
+		Catalog:     cfg,
 		Table:       "clicks.user_{user_id}",
 		PartitionBy: []string{"day(at)"},
 	}, clicks)
-	_ = p
+	run(p)
+
+	printTable(cfg, "clicks.user_ann", reflect.TypeFor[Click](), printClick)
+	// Unordered output:
+	// ann 3
+	// ann 4
 }
 
 // Iceberg to Iceberg without leaving Arrow: a table's batches, filtered
@@ -186,18 +201,30 @@ func ExampleWriteRecords() {
 // does not know land, with the reason, in a table of their own instead of
 // failing the job.
 func ExampleWriteWithRejects() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
+
 	p, s := beam.NewPipelineWithRoot()
-	var changes beam.PCollection // PCollection<Account>
+	changes := beam.Create(s,
+		Account{Op: "c", LSN: 1, ID: 1, Balance: 100},
+		Account{Op: "merge", LSN: 2, ID: 1, Balance: 5},
+	)
 	_, rejected := icebergio.WriteWithRejects(s, icebergio.Config{
-		Catalog: cat,
+		Catalog: cfg,
 		Table:   "cdc.accounts",
 		Mode:    icebergio.Changes,
 		Key:     []string{"id"},
 		Op:      "op",
 		Order:   "lsn",
 	}, changes)
-	icebergio.Write(s, icebergio.Config{Catalog: cat, Table: "cdc.accounts_rejected"}, rejected)
-	_ = p
+	icebergio.Write(s, icebergio.Config{Catalog: cfg, Table: "cdc.accounts_rejected"}, rejected)
+	run(p)
+
+	printTable(cfg, "cdc.accounts", reflect.TypeFor[Balance](), printBalance)
+	printTable(cfg, "cdc.accounts_rejected", reflect.TypeFor[icebergio.RejectedRow](), printRejected)
+	// Output:
+	// 1 100
+	// cdc.accounts {"op":"merge","lsn":2,"id":1,"balance_cents":5}
 }
 
 // Reading what is appended to a table, as a stream: each append snapshot
