@@ -18,6 +18,39 @@
 // imports package github.com/icebeam/icebeam/portable gets them, and Write
 // refuses --runner=flink, spark, universal or portable in a program that
 // does not (see docs/dataflow.md).
+//
+// # Rows and Iceberg types
+//
+// A row is a struct (or a pointer to one). Each exported field is a column,
+// named by its beam tag (`beam:"user_id"`; else the Go name; `beam:"-"`
+// leaves it out), of the Iceberg type its Go type maps to:
+//
+//	Go field                               Iceberg type
+//	bool                                   boolean
+//	int8, int16, int32, uint8, uint16      int
+//	int, int64, uint32                     long
+//	float32                                float
+//	float64                                double
+//	string                                 string
+//	[]byte                                 binary
+//	int32 `iceberg:"date"`                 date: days since 1970-01-01
+//	int64 `iceberg:"timestamp"`            timestamp: microseconds since the epoch
+//	int64 `iceberg:"timestamptz"`          timestamptz: microseconds since the epoch
+//	[]int32, []string, []T                 list of the element's type
+//	struct                                 struct of its exported fields, mapped alike
+//
+// A pointer field (*T) is an optional column, nil writing null; any other
+// field is a required column. The tag `iceberg:"optional"` makes a
+// non-pointer field's column optional, to match a table other engines
+// made (Spark makes every aggregate column optional); it combines with a
+// type, as `iceberg:"date,optional"`. A list's element is required unless
+// it is a pointer; a nil slice is written as an empty list, and a nil
+// []byte as empty binary. Other Go types (uint, uint64, maps, arrays,
+// complex numbers, interfaces, pointers to slices) are refused when the
+// pipeline is built, naming the field. Read takes the same structs: a
+// field the table lacks must be a pointer (it stays nil), and a column
+// must widen to its field's type (int into an int64 field, float into a
+// float64 one).
 package icebergio
 
 import (
@@ -210,10 +243,12 @@ func (c Config) withDefaults() Config {
 	if c.TargetFileSize <= 0 {
 		c.TargetFileSize = defaultTargetFileSize
 	}
-	if c.MaxDeletedShare == 0 {
+	// Only the row-level modes get their own settings' defaults, so that
+	// check finds them unset in the others.
+	if c.Mode.rowLevel() && c.MaxDeletedShare == 0 {
 		c.MaxDeletedShare = defaultMaxDeletedShare
 	}
-	if c.StagingThreshold == 0 {
+	if c.Mode.rowLevel() && c.StagingThreshold == 0 {
 		c.StagingThreshold = defaultStagingThreshold
 	}
 	if c.WriterID == "" {
@@ -256,6 +291,9 @@ func (c Config) check(rows *rowcodec.Schema) error {
 	case Append, CreateOrReplace, Upsert, Changes:
 	default:
 		return fmt.Errorf("icebergio: mode %q (want %q, %q, %q or %q)", c.Mode, Append, CreateOrReplace, Upsert, Changes)
+	}
+	if c.Mode == CreateOrReplace && c.SchemaEvolution != EvolveCreatedTables {
+		return fmt.Errorf("icebergio: table %s: mode %q takes no SchemaEvolution: it always makes the row schema the table's", c.Table, c.Mode)
 	}
 	if c.Mode == Changes && c.Order == "" {
 		return fmt.Errorf("icebergio: table %s: mode %q needs Order, the row field holding each change's position in its log", c.Table, c.Mode)
