@@ -229,13 +229,27 @@ func ExampleWriteWithRejects() {
 
 // Reading what is appended to a table, as a stream: each append snapshot
 // once, in commit order, from the first one committed in the last hour.
+// StopAt ends this one once it has found nothing new after the last
+// commit; a live stream leaves it unset.
 func ExampleReadChanges() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
 	p, s := beam.NewPipelineWithRoot()
+	icebergio.Write(s, icebergio.Config{Catalog: cfg, Table: "clicks.user_clicks"},
+		beam.Create(s, Click{"ann", 3, 0}, Click{"bob", 5, 0}))
+	run(p)
+
+	p, s = beam.NewPipelineWithRoot()
 	rows := icebergio.ReadChanges(s, icebergio.ChangesConfig{
-		Catalog:      cat,
+		Catalog:      cfg,
 		Table:        "clicks.user_clicks",
 		From:         icebergio.FromTime(time.Now().Add(-time.Hour)),
-		PollInterval: 5 * time.Second,
+		PollInterval: 100 * time.Millisecond,
+		StopAt:       time.Now(),
 	}, reflect.TypeFor[Click]())
-	_, _ = p, rows
+	beam.ParDo0(s, printClick, rows)
+	run(p)
+	// Unordered output:
+	// ann 3
+	// bob 5
 }
