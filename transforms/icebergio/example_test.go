@@ -8,10 +8,10 @@ import (
 	"reflect"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/catalog/localcatalog"
@@ -40,9 +40,6 @@ type Balance struct {
 	Balance int64 `beam:"balance_cents"`
 }
 
-// The catalog a pipeline writes to: any Iceberg REST catalog.
-var cat = catalog.Config{URI: "http://localhost:8181"}
-
 func printClick(c Click)                    { fmt.Println(c.UserID, c.ClickCount) }
 func printBalance(b Balance)                { fmt.Println(b.ID, b.Balance) }
 func printRejected(r icebergio.RejectedRow) { fmt.Println(r.Table, r.Row) }
@@ -54,8 +51,9 @@ func init() {
 }
 
 // embeddedCatalog starts the local REST catalog in a temporary directory,
-// so that the examples run anywhere; stop shuts it down and removes the
-// directory.
+// so that the examples run anywhere; a pipeline of yours names any Iceberg
+// REST catalog instead, e.g. catalog.Config{URI: "http://localhost:8181"}.
+// stop shuts it down and removes the directory.
 func embeddedCatalog() (cfg catalog.Config, stop func()) {
 	dir, err := os.MkdirTemp("", "icebergio-example-")
 	if err != nil {
@@ -189,12 +187,35 @@ func ExampleWrite_templateAndPartitions() {
 // where they are read, appended to another table under the source's own
 // Arrow schema.
 func ExampleWriteRecords() {
+	cfg, stop := embeddedCatalog()
+	defer stop()
 	p, s := beam.NewPipelineWithRoot()
-	src := icebergio.ReadConfig{Catalog: cat, Table: "taxi.trips", Filter: "fare_amount > 0"}
-	var schema *arrow.Schema // the source's columns, e.g. from table.SchemaToArrowSchema
-	batches := icebergio.ReadRecords(s, src)
-	icebergio.WriteRecords(s, icebergio.Config{Catalog: cat, Table: "taxi.paid_trips"}, schema, batches)
-	_ = p
+	icebergio.Write(s, icebergio.Config{Catalog: cfg, Table: "clicks.user_clicks"},
+		beam.Create(s, Click{"ann", 30, 0}, Click{"bob", 50, 0}, Click{"cy", 80, 0}))
+	run(p)
+
+	ctx := context.Background()
+	cat, err := catalog.Open(ctx, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	src, err := cat.LoadTable(ctx, table.Identifier{"clicks", "user_clicks"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	schema, err := table.SchemaToArrowSchema(src.Schema(), nil, false, false)
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, s = beam.NewPipelineWithRoot()
+	batches := icebergio.ReadRecords(s, icebergio.ReadConfig{Catalog: cfg, Table: "clicks.user_clicks", Filter: "click_count >= 50"})
+	icebergio.WriteRecords(s, icebergio.Config{Catalog: cfg, Table: "clicks.busy_users"}, schema, batches)
+	run(p)
+
+	printTable(cfg, "clicks.busy_users", reflect.TypeFor[Click](), printClick)
+	// Unordered output:
+	// bob 50
+	// cy 80
 }
 
 // The same change log with a dead-letter output: rows whose Op the sink
