@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
@@ -86,6 +88,22 @@ func TestModeSettings(t *testing.T) {
 		cfg.Catalog, cfg.Table = cat, "a.b"
 		require.NoError(t, Check(cfg, reflect.TypeFor[click]()), "mode %s", cfg.Mode)
 	}
+}
+
+// After beam.Init, a portable runner still named as given is Beam's own,
+// which package portable's hook would have replaced: Write refuses it,
+// naming the package to import.
+func TestPortableRunnerNeedsPackagePortable(t *testing.T) {
+	if !beam.Initialized() {
+		t.Skip("beam.Init has not run")
+	}
+	old := *runners.Runner
+	*runners.Runner = "flink"
+	t.Cleanup(func() { *runners.Runner = old })
+	rs, err := rowcodec.New(reflect.TypeFor[click]())
+	require.NoError(t, err)
+	err = Config{Catalog: catalog.Config{URI: "http://127.0.0.1:1"}, Table: "a.b"}.withDefaults().validate(rs)
+	require.ErrorContains(t, err, `import _ "github.com/icebeam/icebeam/portable"`)
 }
 
 func TestTemplate(t *testing.T) {
