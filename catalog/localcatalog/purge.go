@@ -14,7 +14,7 @@ import (
 	icebergio "github.com/apache/iceberg-go/io"
 	"github.com/apache/iceberg-go/table"
 
-	"github.com/icebeam/icebeam/internal/manifests"
+	"github.com/icebeam/icebeam/catalog/manifests"
 )
 
 // purgeTable answers a drop with purgeRequested: the table is dropped, then

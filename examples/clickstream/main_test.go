@@ -21,7 +21,7 @@ func TestPrism(t *testing.T) {
 // TestFlinkExactlyOnce is the scenario a user's pipeline once failed:
 // plain beamx.Run on Beam's Flink runner, checkpointing set only in the
 // cluster's flink-conf.yaml, the worker killed after a commit or the
-// catalog down for 15 s. Before the runner hook in internal/portable,
+// catalog down for 15 s. Before the runner hook of package portable,
 // Flink took no checkpoint once the Impulse finished, restarted the job
 // from scratch and the sink committed the replayed rows again (20,445 rows
 // of 12,000, exit status 0). Now: every seq exactly once.

@@ -24,7 +24,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable"
 )
 
 // launcherOptions are Dataflow pipeline options that the Flex Template
@@ -209,10 +209,6 @@ func editDistance(a, b string) int {
 // that Beam registers as aliases; empty means prism.
 func Runner() string { return portable.Runner() }
 
-// Portable reports whether --runner submits to a Beam job server (Flink,
-// Spark, or any other through --runner=universal).
-func Portable() bool { return portable.Portable() }
-
 // Fatalf logs a job's fatal error at ERROR, as its last line, and exits 1.
 // (log.Fatalf would log it at INFO: Beam routes the log package through
 // slog.)
@@ -302,7 +298,7 @@ func InFlexTemplate() bool { return os.Getenv("FLEX_TEMPLATE_GO_BINARY") != "" }
 //     which a streaming job never does.
 //
 // (--worker_pool, which makes the process an external worker pool, is
-// served by beam.Init: see internal/portable.)
+// served by beam.Init: see package portable.)
 func ConfigureRunner() {
 	if Local() {
 		quietRunnerFailures()

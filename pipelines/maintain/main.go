@@ -27,6 +27,7 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
+	_ "github.com/icebeam/icebeam/portable" // exactly once on Beam's portable Flink runner
 	"github.com/icebeam/icebeam/transforms/maintenance"
 )
 

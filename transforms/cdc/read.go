@@ -22,7 +22,7 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs:// patterns
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local patterns
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
 )
 
@@ -97,14 +97,14 @@ func replays(s beam.Scope, cfg ReadConfig) (beam.Scope, beam.PCollection) {
 	}
 	filesystem.ValidateScheme(cfg.Pattern)
 	if end, ok := replayEnd(cfg, time.Now()); ok {
-		s = portable.StreamEndsAt(s, end)
+		s = hint.StreamEndsAt(s, end)
 	}
 	return s, beam.ParDo(s, &listFn{Pattern: cfg.Pattern, Rate: cfg.Rate}, beam.Impulse(s))
 }
 
 // Where the replay's end must be known before the job starts (Flink with
 // checkpointing keeps sources alive until it has passed: see
-// portable.StreamEndsAt), the files are counted when the pipeline is built:
+// hint.StreamEndsAt), the files are counted when the pipeline is built:
 // the last line falls due lines/Rate after the replay starts, which is
 // after the job has started, so endMargin is added for the start-up. With
 // Rate 0 the replay is assumed to read at least minReplayRate lines a

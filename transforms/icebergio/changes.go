@@ -22,7 +22,7 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/changelog"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
@@ -303,7 +303,7 @@ func ReadChanges(s beam.Scope, cfg ChangesConfig, rowType reflect.Type) beam.PCo
 		panic(err)
 	}
 	if !cfg.StopAt.IsZero() {
-		s = portable.StreamEndsAt(s, cfg.StopAt)
+		s = hint.StreamEndsAt(s, cfg.StopAt)
 	}
 	return beam.ParDo(s, &changesFn{Cfg: cfg, RowType: beam.EncodedType{T: rowType}}, beam.Impulse(s),
 		beam.TypeDefinition{Var: beam.XType, T: rowType})

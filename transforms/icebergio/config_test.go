@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 	"github.com/stretchr/testify/require"
@@ -46,6 +48,62 @@ func TestConfigErrors(t *testing.T) {
 		cfg := Config{Catalog: cat, Table: "a.b", Mode: Upsert, Key: []string{"user_id"}, Order: order}
 		require.NoError(t, cfg.withDefaults().validate(rs), "Order %q", order)
 	}
+}
+
+// A setting of some modes set for another is refused, naming the mode and
+// the setting, by Check as by Write.
+func TestModeSettings(t *testing.T) {
+	cat := catalog.Config{URI: "http://127.0.0.1:1"}
+	for _, c := range []struct {
+		mode    Mode
+		set     func(*Config)
+		setting string
+	}{
+		{Append, func(c *Config) { c.Key = []string{"user_id"} }, "Key"},
+		{Append, func(c *Config) { c.Op = "user_id" }, "Op"},
+		{Append, func(c *Config) { c.Order = "seq" }, "Order"},
+		{Append, func(c *Config) { c.MaxDeletedShare = 0.5 }, "MaxDeletedShare"},
+		{Append, func(c *Config) { c.StagingThreshold = -1 }, "StagingThreshold"},
+		{CreateOrReplace, func(c *Config) { c.Key = []string{"user_id"} }, "Key"},
+		{CreateOrReplace, func(c *Config) { c.MaxDeletedShare = -1 }, "MaxDeletedShare"},
+		{CreateOrReplace, func(c *Config) { c.StagingThreshold = 1 << 20 }, "StagingThreshold"},
+		{CreateOrReplace, func(c *Config) { c.SchemaEvolution = EvolveNever }, "SchemaEvolution"},
+		{Upsert, func(c *Config) { c.Key = []string{"user_id"}; c.Op = "user_id" }, "Op"},
+		{Upsert, func(c *Config) { c.Key = []string{"user_id"}; c.Shards = 2 }, "Shards"},
+		{Changes, func(c *Config) { c.Key = []string{"seq"}; c.Op = "user_id"; c.Order = "ts"; c.Shards = 2 }, "Shards"},
+	} {
+		cfg := Config{Catalog: cat, Table: "a.b", Mode: c.mode}
+		c.set(&cfg)
+		err := Check(cfg, reflect.TypeFor[click]())
+		require.ErrorContains(t, err, string(c.mode), "%s set for mode %s", c.setting, c.mode)
+		require.ErrorContains(t, err, c.setting, "%s set for mode %s", c.setting, c.mode)
+	}
+	// Each mode takes its own settings.
+	for _, cfg := range []Config{
+		{Mode: Append, Shards: 2, SchemaEvolution: EvolveAlways},
+		{Mode: CreateOrReplace, Shards: 2},
+		{Mode: Upsert, Key: []string{"user_id"}, Order: "seq", MaxDeletedShare: 0.5, StagingThreshold: -1},
+		{Mode: Changes, Key: []string{"seq"}, Op: "user_id", Order: "ts", MaxDeletedShare: -1, StagingThreshold: 1 << 20},
+	} {
+		cfg.Catalog, cfg.Table = cat, "a.b"
+		require.NoError(t, Check(cfg, reflect.TypeFor[click]()), "mode %s", cfg.Mode)
+	}
+}
+
+// After beam.Init, a portable runner still named as given is Beam's own,
+// which package portable's hook would have replaced: Write refuses it,
+// naming the package to import.
+func TestPortableRunnerNeedsPackagePortable(t *testing.T) {
+	if !beam.Initialized() {
+		t.Skip("beam.Init has not run")
+	}
+	old := *runners.Runner
+	*runners.Runner = "flink"
+	t.Cleanup(func() { *runners.Runner = old })
+	rs, err := rowcodec.New(reflect.TypeFor[click]())
+	require.NoError(t, err)
+	err = Config{Catalog: catalog.Config{URI: "http://127.0.0.1:1"}, Table: "a.b"}.withDefaults().validate(rs)
+	require.ErrorContains(t, err, `import _ "github.com/icebeam/icebeam/portable"`)
 }
 
 func TestTemplate(t *testing.T) {

@@ -15,11 +15,45 @@
 // Read and ReadRecords read a table (deletes applied, as of
 // any snapshot), ReadChanges what is appended to it, as a stream.
 //
-// A pipeline that imports this package runs with plain beamx.Run: on
-// Beam's portable Flink runner the job is submitted with checkpointing and
-// stable input for the commit step, which exactly once needs and the Go
-// SDK cannot ask for, and a runner setting that cannot give it is refused
-// before the job starts (see docs/dataflow.md).
+// A pipeline that writes runs with plain beamx.Run. On Beam's portable
+// Flink runner exactly once needs checkpointing and stable input for the
+// commit step, which the Go SDK cannot ask for: a program's main that
+// imports package github.com/icebeam/icebeam/portable gets them, and Write
+// refuses --runner=flink, spark, universal or portable in a program that
+// does not (see docs/dataflow.md).
+//
+// # Rows and Iceberg types
+//
+// A row is a struct (or a pointer to one). Each exported field is a column,
+// named by its beam tag (`beam:"user_id"`; else the Go name; `beam:"-"`
+// leaves it out), of the Iceberg type its Go type maps to:
+//
+//	Go field                               Iceberg type
+//	bool                                   boolean
+//	int8, int16, int32, uint8, uint16      int
+//	int, int64, uint32                     long
+//	float32                                float
+//	float64                                double
+//	string                                 string
+//	[]byte                                 binary
+//	int32 `iceberg:"date"`                 date: days since 1970-01-01
+//	int64 `iceberg:"timestamp"`            timestamp: microseconds since the epoch
+//	int64 `iceberg:"timestamptz"`          timestamptz: microseconds since the epoch
+//	[]int32, []string, []T                 list of the element's type
+//	struct                                 struct of its exported fields, mapped alike
+//
+// A pointer field (*T) is an optional column, nil writing null; any other
+// field is a required column. The tag `iceberg:"optional"` makes a
+// non-pointer field's column optional, to match a table other engines
+// made (Spark makes every aggregate column optional); it combines with a
+// type, as `iceberg:"date,optional"`. A list's element is required unless
+// it is a pointer; a nil slice is written as an empty list, and a nil
+// []byte as empty binary. Other Go types (uint, uint64, maps, arrays,
+// complex numbers, interfaces, pointers to slices) are refused when the
+// pipeline is built, naming the field. Read takes the same structs: a
+// field the table lacks must be a pointer (it stays nil), and a column
+// must widen to its field's type (int into an int64 field, float into a
+// float64 one).
 package icebergio
 
 import (
@@ -38,12 +72,13 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/window/trigger"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
 )
 
@@ -220,10 +255,12 @@ func (c Config) withDefaults() Config {
 	if c.TargetFileSize <= 0 {
 		c.TargetFileSize = defaultTargetFileSize
 	}
-	if c.MaxDeletedShare == 0 {
+	// Only the row-level modes get their own settings' defaults, so that
+	// check finds them unset in the others.
+	if c.Mode.rowLevel() && c.MaxDeletedShare == 0 {
 		c.MaxDeletedShare = defaultMaxDeletedShare
 	}
-	if c.StagingThreshold == 0 {
+	if c.Mode.rowLevel() && c.StagingThreshold == 0 {
 		c.StagingThreshold = defaultStagingThreshold
 	}
 	if c.WriterID == "" {
@@ -251,6 +288,13 @@ func (c Config) validate(rows *rowcodec.Schema) error {
 	if c.Catalog.Embedded() {
 		return fmt.Errorf("icebergio: table %s: no catalog URI (set Catalog.URI or a preset such as catalog.PresetBigLake)", c.Table)
 	}
+	// After beam.Init, package portable's hook has routed every portable
+	// runner through itself; one still named as given runs on Beam's own
+	// runner, which takes no checkpoints and replays a restarted job's
+	// input into commits made already.
+	if r := *runners.Runner; hint.PortableRunners[r] && beam.Initialized() {
+		return fmt.Errorf("icebergio: table %s: --runner=%s commits exactly once only through package github.com/icebeam/icebeam/portable: import it in the program's main (import _ \"github.com/icebeam/icebeam/portable\")", c.Table, r)
+	}
 	return c.check(rows)
 }
 
@@ -262,6 +306,9 @@ func (c Config) check(rows *rowcodec.Schema) error {
 	}
 	if c.CommitTogether && !c.Mode.rowLevel() {
 		return fmt.Errorf("icebergio: table %s: CommitTogether applies to the modes %q and %q, not %q", c.Table, Upsert, Changes, c.Mode)
+	}
+	if c.Mode == CreateOrReplace && c.SchemaEvolution != EvolveCreatedTables {
+		return fmt.Errorf("icebergio: table %s: mode %q takes no SchemaEvolution: it always makes the row schema the table's", c.Table, c.Mode)
 	}
 	if c.Mode == Changes && c.Order == "" {
 		return fmt.Errorf("icebergio: table %s: mode %q needs Order, the row field holding each change's position in its log", c.Table, c.Mode)
@@ -386,7 +433,7 @@ func writeChunks(s beam.Scope, cfg Config, rows beam.PCollection, encode any, sr
 	chunks := beam.ParDo(s, encode, global)
 	// The committer must see a pane again exactly as it was, or a replay
 	// would be a new commit: on Flink that takes stable input.
-	commit := portable.StableInput(s, "Commit")
+	commit := hint.StableInput(s, "Commit")
 	if cfg.CommitTogether {
 		chunks = beam.ParDo(s, &tagDestFn{Key: cfg.WriterID}, chunks)
 		return results(s, beam.ParDo(commit, &commitTogetherFn{Cfg: cfg, Rows: sr, Tables: tables, Unbounded: unbounded}, beam.GroupByKey(s, chunks)))

@@ -105,8 +105,19 @@ func (m Mode) rowLevel() bool { return m == Upsert || m == Changes }
 func (c Config) checkRowLevel(rows *rowcodec.Schema) error {
 	field := func(name string) (iceberg.NestedField, bool) { return rowcodec.TopLevelColumn(rows.Iceberg, name) }
 	if !c.Mode.rowLevel() {
-		if len(c.Key) > 0 || c.Op != "" || c.Order != "" {
-			return fmt.Errorf("icebergio: table %s: Key, Op and Order apply to the modes %q and %q, not %q", c.Table, Upsert, Changes, c.Mode)
+		for _, f := range []struct {
+			name, why string
+			set       bool
+		}{
+			{"Key", "Key, Op and Order apply", len(c.Key) > 0},
+			{"Op", "Key, Op and Order apply", c.Op != ""},
+			{"Order", "Key, Op and Order apply", c.Order != ""},
+			{"MaxDeletedShare", "it applies", c.MaxDeletedShare != 0},
+			{"StagingThreshold", "it applies", c.StagingThreshold != 0},
+		} {
+			if f.set {
+				return fmt.Errorf("icebergio: table %s: mode %q takes no %s: %s to the modes %q and %q", c.Table, c.Mode, f.name, f.why, Upsert, Changes)
+			}
 		}
 		return nil
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/kafkatest"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable"
 	"github.com/icebeam/icebeam/transforms/kafkaio"
 )
 

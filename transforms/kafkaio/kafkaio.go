@@ -28,7 +28,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 )
 
 // Record is one Kafka record.
@@ -123,7 +123,7 @@ type ReadConfig struct {
 	// Beam's portable Flink runner a checkpointed job's sources otherwise
 	// stay alive for good, so the job never ends (Stop alone does not end
 	// it there); with StopAt they stop a little after it
-	// (portable.StreamEndsAt) and the job finishes.
+	// (hint.StreamEndsAt) and the job finishes.
 	StopAt time.Time
 	// Security: TLS and SASL.
 	Security Security
@@ -274,7 +274,7 @@ func Read(s beam.Scope, cfg ReadConfig) beam.PCollection {
 		panic(err)
 	}
 	if !cfg.StopAt.IsZero() {
-		s = portable.StreamEndsAt(s, cfg.StopAt)
+		s = hint.StreamEndsAt(s, cfg.StopAt)
 	}
 	imp := beam.Impulse(s)
 	var parts beam.PCollection

@@ -14,7 +14,7 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 	"github.com/apache/iceberg-go/table/compaction"
-	"github.com/icebeam/icebeam/internal/manifests"
+	"github.com/icebeam/icebeam/catalog/manifests"
 	"github.com/icebeam/icebeam/transforms/internal/commit"
 	"github.com/icebeam/icebeam/transforms/internal/filecodec"
 )

@@ -20,7 +20,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
-	"github.com/icebeam/icebeam/internal/portable"
+	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
 )
 
@@ -332,7 +332,7 @@ const unbounded = 100 * 365 * 24 * time.Hour
 // runners, whose Flink runner keeps state for every self-checkpoint (see
 // clicks.Config.BundleLength).
 func BundleLength() time.Duration {
-	if portable.Portable() {
+	if hint.Portable() {
 		return time.Second
 	}
 	return 100 * time.Millisecond
@@ -341,7 +341,7 @@ func BundleLength() time.Duration {
 // Paced is the Interval of a source with one position every interval from
 // start (zero: now) for duration (0: until cancelled), and the scope to
 // build it in: one that tells the portable runner when the stream ends
-// (portable.StreamEndsAt), and bundle, or BundleLength() when it is 0.
+// (hint.StreamEndsAt), and bundle, or BundleLength() when it is 0.
 // what names the source in a panic on a
 // negative duration.
 func Paced(s beam.Scope, what string, start time.Time, interval, duration, bundle time.Duration) (beam.Scope, Interval, time.Duration) {
@@ -358,7 +358,7 @@ func Paced(s beam.Scope, what string, start time.Time, interval, duration, bundl
 	if length == 0 {
 		length = unbounded
 	} else {
-		s = portable.StreamEndsAt(s, start.Add(length))
+		s = hint.StreamEndsAt(s, start.Add(length))
 	}
 	return s, Interval{StartNanos: start.UnixNano(), IntervalNanos: int64(interval), Rows: int64(length / interval)}, bundle
 }

@@ -24,14 +24,24 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/internal/tabletest"
+	"github.com/icebeam/icebeam/catalog/localcatalog"
 )
 
 // Catalog starts the embedded REST catalog in a temporary directory and
 // opens it.
 func Catalog(t testing.TB) (catalog.Config, icecatalog.Catalog) {
 	t.Helper()
-	return tabletest.Catalog(t)
+	srv, err := localcatalog.Listen("127.0.0.1:0", localcatalog.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	cfg := catalog.Config{URI: srv.URL()}
+	cat, err := catalog.Open(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, cat
 }
 
 // Schema is the tables' first schema: n is an int, promoted to long by

@@ -1,14 +1,21 @@
-// Package portable submits Beam Go pipelines to Beam's portable Java
-// runners (Flink, Spark, any job server behind --runner=universal) with what
-// an exactly-once Iceberg sink needs and the Go SDK cannot say: Flink's
-// checkpointing, requires_stable_input on the committing steps, restarts
-// from the last checkpoint, sources kept alive so checkpoints go on after
-// bounded steps finish. It does so under plain beamx.Run: importing it
-// registers a runner and a beam.Init hook that routes --runner=flink,
-// spark, universal and portable through Execute. transforms/icebergio
-// imports it, so a user's pipeline that writes Iceberg gets the guarantee
-// without our launcher; a runner that cannot give it refuses the job before
-// it starts, in one line naming the fix.
+// Package portable is the runner a Beam Go program's main imports to run
+// icebeam's transforms exactly once on Beam's portable Java runners (Flink,
+// Spark, any job server behind --runner=universal) under plain beamx.Run:
+//
+//	import _ "github.com/icebeam/icebeam/portable"
+//
+// Importing it registers its flags (--checkpointing_interval,
+// --runner_option, --worker_pool), a runner, and a beam.Init hook that
+// routes --runner=flink, spark, universal and portable through Execute,
+// which submits the job with what the Go SDK cannot say: Flink's
+// checkpointing, requires_stable_input on the steps the transforms marked
+// (package hint), restarts from the last checkpoint, sources kept alive so
+// checkpoints go on after bounded steps finish and stopped when their
+// stream ends. A runner that cannot give stable input refuses the job
+// before it starts, in one line naming the fix. Without this import,
+// --runner=flink runs on Beam's own portable runner, which takes no
+// checkpoints: a restarted job replays its input and commits it again.
+// Prism and Dataflow need no import.
 package portable
 
 import (
@@ -44,8 +51,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/extworker"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/runners/universal/runnerlib"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
-
 	"google.golang.org/protobuf/proto"
+
+	"github.com/icebeam/icebeam/portable/hint"
 )
 
 // Flags of Beam's portable Java runners (Flink, Spark), which the Go SDK
@@ -104,24 +112,13 @@ func serveWorkerPool(addr string) {
 	os.Exit(0)
 }
 
-// runnerName is the runner Execute is registered as. The beam.Init hook
-// points --runner at it when the flag names a portable runner, because
-// beam.RegisterRunner refuses a second "flink".
-const runnerName = "icebeam-portable"
-
-// portableRunners are the names Beam registers its portable runners under.
-var portableRunners = map[string]bool{
-	"flink": true, "FlinkRunner": true, "spark": true, "SparkRunner": true,
-	"universal": true, "portable": true, "PortableRunner": true,
-}
-
 // requested is the --runner value the beam.Init hook replaced.
 var requested string
 
 func init() {
 	flag.Var(&runnerOptions, "runner_option",
 		"NAME=VALUE: an option of the portable Java runner as its documentation names it, e.g. numberOfExecutionRetries=3 or maxBundleTimeMills=500 (repeatable)")
-	beam.RegisterRunner(runnerName, Execute)
+	beam.RegisterRunner(hint.RoutedRunner, Execute)
 	// Hooks run in registration order; Beam's harness hook, registered by
 	// the universal runner this package imports, runs first and never
 	// returns in a worker, so this one runs only where a job is launched.
@@ -134,9 +131,9 @@ func routePortableRunners() {
 	if *workerPool != "" {
 		serveWorkerPool(*workerPool)
 	}
-	if r := *runners.Runner; portableRunners[r] {
+	if r := *runners.Runner; hint.PortableRunners[r] {
 		requested = r
-		*runners.Runner = runnerName
+		*runners.Runner = hint.RoutedRunner
 	}
 }
 
@@ -145,27 +142,10 @@ func routePortableRunners() {
 // that Beam registers as aliases; empty means prism.
 func Runner() string {
 	r := *runners.Runner
-	if r == runnerName {
+	if r == hint.RoutedRunner {
 		r = requested
 	}
-	if r == "" {
-		return "prism"
-	}
-	r = strings.ToLower(r)
-	if t := strings.TrimSuffix(r, "runner"); t != "" {
-		r = t
-	}
-	return r
-}
-
-// Portable reports whether --runner submits to a Beam job server (Flink,
-// Spark, or any other through --runner=universal).
-func Portable() bool {
-	switch Runner() {
-	case "universal", "portable", "flink", "spark":
-		return true
-	}
-	return false
+	return hint.RunnerName(r)
 }
 
 // Execute runs p on the portable runner --runner names, as Beam's
@@ -329,30 +309,13 @@ func streamEndMargin(interval time.Duration) time.Duration {
 	return 2*interval + 15*time.Second
 }
 
-// streamEndPrefix starts the name of the scope StreamEndsAt opens.
-const streamEndPrefix = "stream ends at "
-
-// StreamEndsAt returns a sub-scope of s for an unbounded source that stops
-// at end, as clicks.Generate with a Duration does. On Flink with
-// checkpointing, sources otherwise stay alive (a finished source stops
-// checkpoints) and such a job would never finish: Execute lets them stop
-// once the latest end in the pipeline has passed (by streamEndMargin).
-func StreamEndsAt(s beam.Scope, end time.Time) beam.Scope {
-	return s.Scope(streamEndPrefix + end.UTC().Format(time.RFC3339Nano))
-}
-
-// streamEnd is the latest end a StreamEndsAt scope of p names, if the
-// pipeline has any and every unbounded source in it is in one. A pipeline
-// with a source that never ends keeps its sources alive.
+// streamEnd is the latest end a hint.StreamEndsAt scope of p names, if
+// the pipeline has any.
 func streamEnd(p *pipepb.Pipeline) (time.Time, bool) {
 	var latest time.Time
 	for _, t := range p.GetComponents().GetTransforms() {
-		for _, part := range strings.Split(t.GetUniqueName(), "/") {
-			if ts, ok := strings.CutPrefix(part, streamEndPrefix); ok {
-				if end, err := time.Parse(time.RFC3339Nano, ts); err == nil && end.After(latest) {
-					latest = end
-				}
-			}
+		if end, ok := hint.StreamEnd(t.GetUniqueName()); ok && end.After(latest) {
+			latest = end
 		}
 	}
 	return latest, !latest.IsZero()

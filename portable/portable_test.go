@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/periodic"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
+	"github.com/icebeam/icebeam/portable/hint"
 )
 
 func double(x int64) int64 { return 2 * x }
@@ -33,7 +34,7 @@ func streamingPipeline() *beam.Pipeline {
 	now := time.Now()
 	ticks := periodic.Impulse(s, now, now.Add(time.Second), 200*time.Millisecond, false)
 	plain := beam.ParDo(s.Scope("Plain"), keep, ticks)
-	beam.ParDo(StableInput(s, "Commit"), keep, plain)
+	beam.ParDo(hint.StableInput(s, "Commit"), keep, plain)
 	return p
 }
 
@@ -101,7 +102,7 @@ func TestSparkStreamingIsRefused(t *testing.T) {
 func TestBatchGetsNoCheckpointing(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	p, s := beam.NewPipelineWithRoot()
-	beam.ParDo(StableInput(s, "Commit"), double, beam.Create(s, int64(1)))
+	beam.ParDo(hint.StableInput(s, "Commit"), double, beam.Create(s, int64(1)))
 	mp := launchtest.Model(t, p)
 	opts, err := runnerOptionsFor(mp)
 	if err != nil {
@@ -141,10 +142,10 @@ func TestInitRoutesPortableRunners(t *testing.T) {
 		setFlag(t, "runner", in)
 		routePortableRunners()
 		got := flag.Lookup("runner").Value.String()
-		if portableRunners[in] && got != runnerName {
-			t.Errorf("--runner=%s is submitted by %q, want %q", in, got, runnerName)
+		if hint.PortableRunners[in] && got != hint.RoutedRunner {
+			t.Errorf("--runner=%s is submitted by %q, want %q", in, got, hint.RoutedRunner)
 		}
-		if !portableRunners[in] && got != in {
+		if !hint.PortableRunners[in] && got != in {
 			t.Errorf("--runner=%s became %q", in, got)
 		}
 		if r := Runner(); r != want {
@@ -170,8 +171,8 @@ func TestStreamEnd(t *testing.T) {
 	setFlag(t, "runner", "flink")
 	p, s := beam.NewPipelineWithRoot()
 	now := time.Now()
-	ticks := periodic.Impulse(StreamEndsAt(s, now.Add(time.Minute)), now, now.Add(time.Minute), time.Second, false)
-	beam.ParDo(StableInput(StreamEndsAt(s, now.Add(2*time.Minute)), "Commit"), keep, ticks)
+	ticks := periodic.Impulse(hint.StreamEndsAt(s, now.Add(time.Minute)), now, now.Add(time.Minute), time.Second, false)
+	beam.ParDo(hint.StableInput(hint.StreamEndsAt(s, now.Add(2*time.Minute)), "Commit"), keep, ticks)
 	opts, err := runnerOptionsFor(launchtest.Model(t, p))
 	if err != nil {
 		t.Fatal(err)

@@ -5,21 +5,17 @@ package portable
 // (requires_stable_input on the ParDo payload, which Flink's portable runner
 // honours by holding a step's input until a checkpoint that covers it has
 // completed) but the Go SDK cannot set it, so a transform opens a marked
-// scope with StableInput and Execute sets the flag on the job's pipeline
+// scope with hint.StableInput and Execute sets the flag on the job's pipeline
 // proto before submitting it.
 
 import (
 	"slices"
-	"strings"
 
-	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"google.golang.org/protobuf/proto"
-)
 
-// stableMarker ends the name of a marked scope; it becomes part of the
-// unique name of every transform inside.
-const stableMarker = " (stable input)"
+	"github.com/icebeam/icebeam/portable/hint"
+)
 
 const parDoURN = "beam:transform:pardo:v1"
 
@@ -28,17 +24,13 @@ const parDoURN = "beam:transform:pardo:v1"
 // the job instead of ignoring the flag.
 const StableInputRequirement = "beam:requirement:pardo:stable_input:v1"
 
-// StableInput returns a sub-scope of s named name whose ParDos require
-// stable input.
-func StableInput(s beam.Scope, name string) beam.Scope { return s.Scope(name + stableMarker) }
-
 // markStableInput sets requires_stable_input on every ParDo inside a marked
 // scope of p, declares StableInputRequirement when it set any, and returns
 // their unique names.
 func markStableInput(p *pipepb.Pipeline) ([]string, error) {
 	var marked []string
 	for _, t := range p.GetComponents().GetTransforms() {
-		if t.GetSpec().GetUrn() != parDoURN || !inMarkedScope(t.GetUniqueName()) {
+		if t.GetSpec().GetUrn() != parDoURN || !hint.InStableInput(t.GetUniqueName()) {
 			continue
 		}
 		var pardo pipepb.ParDoPayload
@@ -79,17 +71,7 @@ func StableInputSteps(p *pipepb.Pipeline) []string {
 // scope.
 func hasStableInputScopes(p *pipepb.Pipeline) bool {
 	for _, t := range p.GetComponents().GetTransforms() {
-		if t.GetSpec().GetUrn() == parDoURN && inMarkedScope(t.GetUniqueName()) {
-			return true
-		}
-	}
-	return false
-}
-
-func inMarkedScope(uniqueName string) bool {
-	parts := strings.Split(uniqueName, "/")
-	for _, p := range parts[:len(parts)-1] {
-		if strings.HasSuffix(p, stableMarker) {
+		if t.GetSpec().GetUrn() == parDoURN && hint.InStableInput(t.GetUniqueName()) {
 			return true
 		}
 	}
