@@ -20,9 +20,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
-	_ "github.com/icebeam/icebeam/portable" // exactly once on Beam's portable Flink runner
 	"github.com/icebeam/icebeam/transforms/clicks"
 	"github.com/icebeam/icebeam/transforms/icebergio"
+	_ "github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
 )
 
 var (

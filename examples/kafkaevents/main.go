@@ -19,9 +19,9 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 
 	"github.com/icebeam/icebeam/catalog"
-	_ "github.com/icebeam/icebeam/portable" // exactly once on Beam's portable Flink runner
 	"github.com/icebeam/icebeam/transforms/kafkaiceberg"
 	"github.com/icebeam/icebeam/transforms/kafkaio"
+	_ "github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
 )
 
 var (

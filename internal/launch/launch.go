@@ -24,7 +24,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/portable"
+	"github.com/icebeam/icebeam/transforms/portable"
 )
 
 // launcherOptions are Dataflow pipeline options that the Flex Template

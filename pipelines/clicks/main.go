@@ -28,9 +28,9 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
-	_ "github.com/icebeam/icebeam/portable" // exactly once on Beam's portable Flink runner
 	"github.com/icebeam/icebeam/transforms/clicks"
 	"github.com/icebeam/icebeam/transforms/icebergio"
+	_ "github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
 )
 
 var (

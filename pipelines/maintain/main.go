@@ -27,8 +27,8 @@ import (
 
 	"github.com/icebeam/icebeam/catalog"
 	"github.com/icebeam/icebeam/internal/launch"
-	_ "github.com/icebeam/icebeam/portable" // exactly once on Beam's portable Flink runner
 	"github.com/icebeam/icebeam/transforms/maintenance"
+	_ "github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
 )
 
 var (

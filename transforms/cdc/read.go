@@ -22,8 +22,8 @@ import (
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/gcs"   // gs:// patterns
 	_ "github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem/local" // local patterns
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
-	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/internal/blocks"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // ReadConfig says which Debezium files ReadDebezium replays, and how fast.

@@ -22,9 +22,9 @@ import (
 	"github.com/apache/iceberg-go/table"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/changelog"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // StartKind says where ReadChanges starts.

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/testing/ptest"
 
 	"github.com/icebeam/icebeam/internal/jobservertest"
-	"github.com/icebeam/icebeam/portable"
+	"github.com/icebeam/icebeam/transforms/portable"
 )
 
 // emitted is when each event id first reached the step after ReadChanges,

@@ -103,7 +103,7 @@ func TestPortableRunnerNeedsPackagePortable(t *testing.T) {
 	rs, err := rowcodec.New(reflect.TypeFor[click]())
 	require.NoError(t, err)
 	err = Config{Catalog: catalog.Config{URI: "http://127.0.0.1:1"}, Table: "a.b"}.withDefaults().validate(rs)
-	require.ErrorContains(t, err, `import _ "github.com/icebeam/icebeam/portable"`)
+	require.ErrorContains(t, err, `import _ "github.com/icebeam/icebeam/transforms/portable"`)
 }
 
 func TestTemplate(t *testing.T) {

@@ -18,7 +18,7 @@
 // A pipeline that writes runs with plain beamx.Run. On Beam's portable
 // Flink runner exactly once needs checkpointing and stable input for the
 // commit step, which the Go SDK cannot ask for: a program's main that
-// imports package github.com/icebeam/icebeam/portable gets them, and Write
+// imports package github.com/icebeam/icebeam/transforms/portable gets them, and Write
 // refuses --runner=flink, spark, universal or portable in a program that
 // does not (see docs/dataflow.md).
 //
@@ -78,8 +78,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/icebeam/icebeam/catalog"
-	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/icebergio/internal/rowcodec"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // Mode says what a commit does to the table's existing data.
@@ -293,7 +293,7 @@ func (c Config) validate(rows *rowcodec.Schema) error {
 	// runner, which takes no checkpoints and replays a restarted job's
 	// input into commits made already.
 	if r := *runners.Runner; hint.PortableRunners[r] && beam.Initialized() {
-		return fmt.Errorf("icebergio: table %s: --runner=%s commits exactly once only through package github.com/icebeam/icebeam/portable: import it in the program's main (import _ \"github.com/icebeam/icebeam/portable\")", c.Table, r)
+		return fmt.Errorf("icebergio: table %s: --runner=%s commits exactly once only through package github.com/icebeam/icebeam/transforms/portable: import it in the program's main (import _ \"github.com/icebeam/icebeam/transforms/portable\")", c.Table, r)
 	}
 	return c.check(rows)
 }

@@ -13,8 +13,8 @@ import (
 
 	"github.com/icebeam/icebeam/internal/jobservertest"
 	"github.com/icebeam/icebeam/internal/kafkatest"
-	"github.com/icebeam/icebeam/portable"
 	"github.com/icebeam/icebeam/transforms/kafkaio"
+	"github.com/icebeam/icebeam/transforms/portable"
 )
 
 // runOnFlink runs p on js's Flink with the SDK harness in this process

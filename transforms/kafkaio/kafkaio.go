@@ -28,7 +28,7 @@ import (
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 
-	"github.com/icebeam/icebeam/portable/hint"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // Record is one Kafka record.

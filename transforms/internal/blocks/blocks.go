@@ -20,8 +20,8 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/graph/mtime"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/core/sdf"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/rtrackers/offsetrange"
-	"github.com/icebeam/icebeam/portable/hint"
 	"github.com/icebeam/icebeam/transforms/internal/arrowipc"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // NewTracker tracks r from its start.

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/transforms/periodic"
 
 	"github.com/icebeam/icebeam/internal/launch/launchtest"
-	"github.com/icebeam/icebeam/portable/hint"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 func double(x int64) int64 { return 2 * x }

@@ -14,7 +14,7 @@ import (
 	pipepb "github.com/apache/beam/sdks/v2/go/pkg/beam/model/pipeline_v1"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/icebeam/icebeam/portable/hint"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 const parDoURN = "beam:transform:pardo:v1"

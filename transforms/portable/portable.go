@@ -2,7 +2,7 @@
 // icebeam's transforms exactly once on Beam's portable Java runners (Flink,
 // Spark, any job server behind --runner=universal) under plain beamx.Run:
 //
-//	import _ "github.com/icebeam/icebeam/portable"
+//	import _ "github.com/icebeam/icebeam/transforms/portable"
 //
 // Importing it registers its flags (--checkpointing_interval,
 // --runner_option, --worker_pool), a runner, and a beam.Init hook that
@@ -53,7 +53,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/util/grpcx"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/icebeam/icebeam/portable/hint"
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 // Flags of Beam's portable Java runners (Flink, Spark), which the Go SDK
