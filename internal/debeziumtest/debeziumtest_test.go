@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -482,23 +484,6 @@ func TestRestart(t *testing.T) {
 	pg.CreateDatabase(t, "shop")
 	pg.ExecIn(t, "shop", `CREATE TABLE orders (id int PRIMARY KEY, item text)`,
 		`INSERT INTO orders VALUES (1, 'before the start')`)
-	dbz := debeziumtest.StartWith(t, broker.Bootstrap(), pg, debeziumtest.Options{
-		Prefix: "again", DB: "shop", Tables: []string{"public.orders"}, Transactions: true,
-	})
-	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (2, 'streamed')`)
-	dbz.Stop(t)
-	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (3, 'while stopped')`)
-	dbz.StartAgain(t)
-	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (4, 'after a restart')`)
-	// Let the offsets of 4 be flushed (every second), so that the kill
-	// tests the slot rather than a replay.
-	time.Sleep(1500 * time.Millisecond)
-	dbz.Kill(t)
-	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (5, 'while killed')`)
-	dbz.StartAgain(t)
-	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (6, 'after a kill')`)
-
-	topic := dbz.Topic("public", "orders")
 	seen := func(recs []*kgo.Record) map[string]int {
 		ids := map[string]int{}
 		for _, r := range recs {
@@ -515,6 +500,35 @@ func TestRestart(t *testing.T) {
 		}
 		return ids
 	}
+	dbz := debeziumtest.StartWith(t, broker.Bootstrap(), pg, debeziumtest.Options{
+		Prefix: "again", DB: "shop", Tables: []string{"public.orders"}, Transactions: true,
+	})
+	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (2, 'streamed')`)
+	dbz.Stop(t)
+	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (3, 'while stopped')`)
+	dbz.StartAgain(t)
+	row := pg.QueryIn(t, "shop", `INSERT INTO orders VALUES (4, 'after a restart') RETURNING txid_current()`)
+	// Let the offsets of 4 be flushed (every second), so that the kill
+	// tests the slot rather than a replay. A fixed wait was not enough on
+	// a busy machine (the kill then replayed 3c too): wait for Connect's
+	// offsets file, whose values are the connector's offsets as JSON, to
+	// name 4's transaction.
+	offsets, tx := filepath.Join(dbz.Dir, "offsets.dat"), fmt.Sprintf(`"txId":%v`, row[0][0])
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if b, err := os.ReadFile(offsets); err == nil && bytes.Contains(b, []byte(tx)) {
+			break
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(offsets)
+			t.Fatalf("Connect's offsets (%s) did not name 4's transaction (%s) within 30 s:\n%q", offsets, tx, b)
+		}
+	}
+	dbz.Kill(t)
+	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (5, 'while killed')`)
+	dbz.StartAgain(t)
+	pg.ExecIn(t, "shop", `INSERT INTO orders VALUES (6, 'after a kill')`)
+
+	topic := dbz.Topic("public", "orders")
 	recs := debeziumtest.Read(t, broker.Client(t, kgo.FetchMaxWait(250*time.Millisecond)), []string{topic, dbz.TransactionTopic()}, 30*time.Second,
 		func(got map[string][]*kgo.Record) bool { return seen(got[topic])["6c"] > 0 })
 	got := seen(recs[topic])
