@@ -97,7 +97,8 @@ func flinkRun(t *testing.T, fault faulttest.Fault) {
 // --format=debezium on Beam's Flink runner at parallelism 2 with
 // checkpoints every 5 s, changes arriving in bursts, and the broker
 // stopped for 15 s and started again while the job runs: every table
-// equals PostgreSQL's rows.
+// equals PostgreSQL's rows, and with the connector's transaction
+// metadata, every commit kept the source's transactions whole.
 func TestFlinkDebezium(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a Flink job server, a broker, PostgreSQL and Debezium")
@@ -109,10 +110,21 @@ func TestFlinkDebezium(t *testing.T) {
 		pg.Exec(t, tb.ddl)
 	}
 	pg.Exec(t, "ALTER TABLE kinds ADD COLUMN note text", "ALTER TABLE kinds ADD COLUMN extra int", "INSERT INTO marker VALUES (0)")
+	pg.Exec(t, ordersDDL...)
 	rng := rand.New(rand.NewPCG(11, 3))
 	next := 0
-	changes(t, pg, rng, 40, &next)
-	debeziumtest.StartWith(t, b.Bootstrap(), pg, debeziumtest.Options{Prefix: "fl"})
+	// Orders and their lines, in transactions of both tables, which must
+	// land whole (the connector writes its transaction topic).
+	var live []int
+	nextOrder := 0
+	change := func(n int) {
+		changes(t, pg, rng, n, &next)
+		for range n {
+			pg.Exec(t, orderTransaction(rng, &live, &nextOrder))
+		}
+	}
+	change(40)
+	debeziumtest.StartWith(t, b.Bootstrap(), pg, debeziumtest.Options{Prefix: "fl", Transactions: true})
 	cfg, stop, err := launch.Catalog(context.Background(), catalog.Config{LocalDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -131,18 +143,18 @@ func TestFlinkDebezium(t *testing.T) {
 		defer wg.Done()
 		time.Sleep(15 * time.Second)
 		for range 3 {
-			changes(t, pg, rng, 30, &next)
+			change(30)
 			time.Sleep(3 * time.Second)
 		}
 		b.Stop(t)
 		t.Log("broker stopped")
 		// Debezium's producer holds the changes made meanwhile.
-		changes(t, pg, rng, 30, &next)
+		change(30)
 		time.Sleep(15 * time.Second)
 		b.StartAgain(t)
 		t.Log("broker started again")
 		for range 4 {
-			changes(t, pg, rng, 30, &next)
+			change(30)
 			time.Sleep(2 * time.Second)
 		}
 	}()
@@ -156,4 +168,5 @@ func TestFlinkDebezium(t *testing.T) {
 		js.Count("Completed checkpoint"), js.Count("Restoring job"))
 	requireTablesEqualPostgres(t, pg, cfg.URI)
 	requireWindowsCommittedTogether(t, cfg.URI)
+	requireOrdersEqualPostgres(t, pg, cfg.URI)
 }
