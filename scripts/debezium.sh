@@ -8,7 +8,8 @@
 #   scripts/debezium.sh assemble        # jars into .cache/debezium/lib (and Kafka's), once
 #   scripts/debezium.sh classpath       # prints the java classpath
 #   scripts/debezium.sh start [options] # prints "PID 127.0.0.1:RESTPORT" once the connector's
-#                                       # task runs and streams changes (after its snapshot)
+#                                       # task runs and streams changes, its snapshot in Kafka
+#                                       # (every snapshot record acknowledged: its topics exist)
 #   scripts/debezium.sh stop PID|DIR|all
 #                                       # a clean shutdown (SIGTERM): the offsets are
 #                                       # flushed to DIR, the replication slot stays
@@ -265,17 +266,17 @@ start() {
     exit 1
   done
   [ -z "$owner" ] || watch_owner "$owner" "$pid"
-  log "Debezium pid $pid streams after $(($(date +%s) - t0))s"
+  log "Debezium pid $pid streams, its snapshot in Kafka, after $(($(date +%s) - t0))s"
   echo "$pid 127.0.0.1:$rport"
 }
 
 # wait_ready PID REST_PORT LOG T0 FROM: 0 once the connector's task is
-# RUNNING and Debezium has begun streaming (its snapshot done: changes made
-# from now on arrive as c/u/d events, not as snapshot reads); 1 if the
-# worker exited, the task failed, or not within START_TIMEOUT (then the
-# worker is killed).
+# RUNNING, Debezium has begun streaming (changes made from now on arrive as
+# c/u/d events, not as snapshot reads) and its snapshot is in Kafka
+# (snapshot_landed); 1 if the worker exited, the task failed, or not within
+# START_TIMEOUT (then the worker is killed).
 wait_ready() {
-  local pid=$1 rport=$2 logfile=$3 t0=$4 from=$5 status
+  local pid=$1 rport=$2 logfile=$3 t0=$4 from=$5 status streams=0
   while :; do
     alive "$pid" || return 1
     if status=$(rest "$rport" "connectors/$name/status" 2> /dev/null); then
@@ -286,18 +287,43 @@ wait_ready() {
           return 1
           ;;
       esac
-      if [[ "$status" == *'"tasks":[{"id":0,"state":"RUNNING"'* ]] &&
+      if [ "$streams" = 0 ] && [[ "$status" == *'"tasks":[{"id":0,"state":"RUNNING"'* ]] &&
         tail -c +"$from" "$logfile" | grep -q 'Processing messages'; then
+        streams=1
+      fi
+      if [ "$streams" = 1 ] && snapshot_landed "$rport" "$logfile" "$from"; then
         return 0
       fi
     fi
     if [ $(($(date +%s) - t0)) -ge "$START_TIMEOUT" ]; then
-      log "the connector did not stream within ${START_TIMEOUT}s (status: ${status:-no answer})"
+      if [ "$streams" = 1 ]; then
+        log "the connector streams, but its snapshot was not all in Kafka within ${START_TIMEOUT}s" \
+          "(Connect's committed offsets: $(rest "$rport" "connectors/$name/offsets" 2> /dev/null || echo no answer))"
+      else
+        log "the connector did not stream within ${START_TIMEOUT}s (status: ${status:-no answer})"
+      fi
       kill_wait "$pid"
       return 1
     fi
     sleep 0.2
   done
+}
+
+# snapshot_landed REST_PORT LOG FROM, once the connector streams: 0 if the
+# snapshot of this start is in Kafka. Debezium ends its snapshot while
+# Connect still sends its last records (and creates the last tables'
+# topics, seconds later); Connect commits a record's offset only once the
+# broker has acknowledged it and every record before, so the snapshot is in
+# Kafka once the committed offset is its last record's
+# (snapshot_completed) or a change's after it (no snapshot key). A start
+# whose snapshot exported no record (no rows, a snapshot mode without
+# data, offsets from a run before) has none to wait for.
+snapshot_landed() {
+  local rport=$1 logfile=$2 from=$3 offsets
+  tail -c +"$from" "$logfile" | grep -q 'Finished exporting [1-9][0-9]* records' || return 0
+  offsets=$(rest "$rport" "connectors/$name/offsets" 2> /dev/null) || return 1
+  [[ "$offsets" == *'"snapshot_completed":true'* ]] ||
+    [[ "$offsets" == *'"offset":{'* && "$offsets" != *'"snapshot":'* ]]
 }
 
 status() {

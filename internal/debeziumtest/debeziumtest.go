@@ -5,7 +5,7 @@
 // database of a pgtest server into a kafkatest broker: one topic per table,
 // PREFIX.SCHEMA.TABLE, JSON with schemas ({"schema":…,"payload":…} for keys
 // and values), pgoutput, TRUNCATE events included. It owns that connector's
-// life: Start returns once the connector streams (its snapshot done), a
+// life: Start returns once the connector streams (its snapshot in Kafka), a
 // test can stop, kill and start it again on the same offsets, and it stops
 // when the test (or, through --owner, the test binary) ends. Reading the
 // topics back goes through franz-go (Read).

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -584,5 +585,47 @@ func TestRestart(t *testing.T) {
 	}
 	if !strings.Contains(dbz.Status(t), `"state":"RUNNING"`) {
 		t.Errorf("status %s", dbz.Status(t))
+	}
+}
+
+// TestStartReturnsWithSnapshot: once Start returns, every table's snapshot
+// is on its topic, so that a job listing the topics right then finds them
+// all. Connect sends a snapshot's records after Debezium has ended it, and
+// creates the topics as it goes: many tables make the last ones seconds
+// late.
+func TestStartReturnsWithSnapshot(t *testing.T) {
+	debeziumtest.SkipUnlessJava(t)
+	pg := pgtest.Start(t)
+	broker := kafkatest.Shared(t)
+	const tables = 12
+	want := map[string]int64{}
+	for i := range tables {
+		rows := 50 * (i + 1)
+		pg.Exec(t, fmt.Sprintf("CREATE TABLE t%d (id int PRIMARY KEY, v text)", i),
+			fmt.Sprintf("INSERT INTO t%d SELECT g, md5(g::text) FROM generate_series(1, %d) g", i, rows))
+		want[fmt.Sprintf("snap.public.t%d", i)] = int64(rows)
+	}
+	debeziumtest.StartWith(t, broker.Bootstrap(), pg, debeziumtest.Options{Prefix: "snap"})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	listed, err := broker.Admin(t).ListEndOffsets(ctx, slices.Sorted(maps.Keys(want))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for topic := range want {
+		o, ok := listed.Lookup(topic, 0)
+		switch {
+		case !ok:
+			t.Errorf("topic %s: no end offset listed", topic)
+		case o.Err != nil:
+			t.Errorf("topic %s: %v", topic, o.Err)
+		default:
+			got[topic] = o.Offset
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("when Start returned, the topics held %v records, want %v (the tables' rows)", got, want)
 	}
 }

@@ -38,7 +38,7 @@ import (
 
 var (
 	bootstrap     = flag.String("bootstrap_servers", "localhost:9092", "Kafka brokers, host:port[,host:port...]")
-	topics        = flag.String("topics", "", "topics to read, comma-separated (or --topic_pattern)")
+	topics        = flag.String("topics", "", "topics to read, comma-separated (or --topic_pattern); a streaming job waits for each to exist")
 	topicPattern  = flag.String("topic_pattern", "", "a regular expression over whole topic names: every topic it matches is read, also topics created while the job runs")
 	format        = flag.String("format", "json", "how records are encoded: json (one object per record, a row of its topic's table) or debezium (Debezium's change events from Kafka Connect's JSON converter with schemas: each topic a database table's changes, applied to its table by key; a table without a primary key lands its inserts, append-only)")
 	icebergTable  = flag.String("iceberg_table", "", "destination table of a topic's records, namespace.table: a template over {topic} (the topic's name) and, for --format=debezium, the source table's {db}, {schema} and {table}, characters a table name cannot hold as '_'; default "+kafkaiceberg.DefaultTable+", for --format=debezium "+kafkaiceberg.DefaultDebeziumTable)

@@ -58,6 +58,7 @@ const debeziumFlushEvents = 1 << 16
 type debeziumFn struct {
 	Tables           []Table
 	Rejected         Table
+	Unplanned        map[string]string // Config.Unplanned
 	TransactionTopic string
 
 	byTopic  map[string]*dest
@@ -183,7 +184,7 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 		return f.transaction(r, emit)
 	}
 	rj := f.rejected
-	d, part, land, check := route(f.byTopic, rj, r)
+	d, part, land, check := route(f.byTopic, rj, f.Unplanned, r)
 	if d == nil {
 		return f.flushRejected(emit, false)
 	}
@@ -470,12 +471,12 @@ func emptyColumns(sc *arrow.Schema) []arrow.Array {
 
 // planDebezium is the table of a Debezium topic: the source table its
 // newest change events are of, their columns (the newest schema the topic
-// holds) and key. ok is false for a topic without a change event yet (a
-// streaming job waits for one).
-func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc PlanConfig, topic string) (t Table, ok bool, err error) {
+// holds) and key; or, for a topic without a change event (a streaming
+// job waits for a first record), why it has none.
+func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc PlanConfig, topic string) (t Table, why string, err error) {
 	recs, err := k.sample(ctx, topic, pc.SampleRecords, !pc.Read.Bounded, true)
 	if err != nil {
-		return t, false, err
+		return t, "", err
 	}
 	dec := debezium.NewDecoder(debezium.Options{OpColumn: OpColumn, OrderColumn: OrderColumn})
 	defer dec.Release()
@@ -495,7 +496,7 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 			}
 			if sc != nil && b.Table != src {
 				b.Record.Release()
-				return t, false, fmt.Errorf("kafkaiceberg: topic %s holds changes of tables %s and %s: one table per topic", topic, src, b.Table)
+				return t, "", fmt.Errorf("kafkaiceberg: topic %s holds changes of tables %s and %s: one table per topic", topic, src, b.Table)
 			}
 			src, sc, keys = b.Table, b.Record.Schema(), b.Keys
 			b.Record.Release()
@@ -503,7 +504,10 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 	}
 	if sc == nil {
 		log.Printf("kafkaiceberg: topic %s holds no change event to take its table's columns from: nothing to land", topic)
-		return t, false, nil
+		if len(recs) == 0 {
+			return t, "it was empty when the job started", nil
+		}
+		return t, "none of the records read of it when the job started was a change event to take the table's columns from", nil
 	}
 	schema := src.Schema
 	if schema == "" {
@@ -511,15 +515,15 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 	}
 	name := TableName(strings.NewReplacer("{db}", src.DB, "{schema}", schema, "{table}", src.Table).Replace(pc.Table), topic)
 	if t, err = loadTable(ctx, cat, topic, name, pc.WriterID); err != nil {
-		return t, false, err
+		return t, "", err
 	}
 	t.Evolve, t.Source, t.Key = false, src.String(), keys
 	t.Collection, t.TransactionTopic = src.Collection(), src.Server+".transaction"
 	if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
-		return t, false, err
+		return t, "", err
 	}
 	if t.appendOnly() {
 		log.Printf("kafkaiceberg: topic %s: table %s has no primary key (its events have no record key): table %s takes its inserts and snapshot rows, appended; its updates, deletes and truncates go to the rejected table", topic, src, name)
 	}
-	return t, true, nil
+	return t, "", nil
 }

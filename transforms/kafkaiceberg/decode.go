@@ -34,8 +34,9 @@ const jobRecords = 1 << 13
 // the order it handed them out, at most 2 per core in flight (memory: that
 // many jobs' records and batches).
 type decodeFn struct {
-	Tables   []Table
-	Rejected Table
+	Tables    []Table
+	Rejected  Table
+	Unplanned map[string]string // Config.Unplanned
 
 	byTopic  map[string]*dest
 	rejected *dest
@@ -47,14 +48,20 @@ type decodeFn struct {
 // above the table's offsets) and whether the rejected table must know if
 // it fits (at or above the rejected table's: a record that landed in its
 // table before may have been refused). A record of a topic without a
-// table goes to the rejected table, saying why, and d is nil.
-func route(byTopic map[string]*dest, rj *dest, r kafkaio.Record) (d *dest, part string, land, check bool) {
+// table goes to the rejected table, saying why (unplanned, else it is a
+// topic that came to match the pattern after the job started), and d is
+// nil.
+func route(byTopic map[string]*dest, rj *dest, unplanned map[string]string, r kafkaio.Record) (d *dest, part string, land, check bool) {
 	d = byTopic[r.Topic]
 	if d == nil {
 		part = rj.part(r.Topic, r.Partition)
 		if r.Offset >= rj.t.Offsets[part] {
 			rj.cover(part, r.Offset)
-			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: it came to match the topic pattern after the job started (start the job again to create its table and land its records there from the start)", r.Topic))
+			why, ok := unplanned[r.Topic]
+			if !ok {
+				why = "it came to match the topic pattern after the job started"
+			}
+			rj.reject(r, fmt.Sprintf("topic %s has no table in this job: %s (start the job again to create its table and land its records there from the start)", r.Topic, why))
 		}
 		return nil, part, false, false
 	}
@@ -119,7 +126,7 @@ func (f *decodeFn) Setup() error {
 }
 
 func (f *decodeFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
-	d, part, land, check := route(f.byTopic, f.rejected, r)
+	d, part, land, check := route(f.byTopic, f.rejected, f.Unplanned, r)
 	if d == nil {
 		return f.flushRejected(emit, false)
 	}

@@ -76,6 +76,11 @@ type Config struct {
 	Read     kafkaio.ReadConfig
 	Tables   []Table
 	Rejected Table
+	// Unplanned says, by topic, why a topic of Read.Topics has no table
+	// (a bounded job skips a missing or empty one): its records, if it
+	// has some by the time the job reads it, go to the rejected table
+	// with the reason.
+	Unplanned map[string]string
 	// Mode is icebergio.Append or icebergio.Upsert (by Key).
 	Mode                icebergio.Mode
 	Key                 []string
@@ -105,9 +110,9 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 	records := kafkaio.Read(s, cfg.Read)
 	var batches beam.PCollection
 	if cfg.Format == Debezium {
-		batches = beam.ParDo(s, &debeziumFn{Tables: cfg.Tables, Rejected: cfg.Rejected, TransactionTopic: cfg.TransactionTopic}, records)
+		batches = beam.ParDo(s, &debeziumFn{Tables: cfg.Tables, Rejected: cfg.Rejected, Unplanned: cfg.Unplanned, TransactionTopic: cfg.TransactionTopic}, records)
 	} else {
-		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected}, records)
+		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected, Unplanned: cfg.Unplanned}, records)
 	}
 	var results []beam.PCollection
 	var together []icebergio.TableRecords

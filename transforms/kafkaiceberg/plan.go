@@ -14,6 +14,7 @@ import (
 	icecatalog "github.com/apache/iceberg-go/catalog"
 	"github.com/apache/iceberg-go/table"
 	"github.com/twmb/franz-go/pkg/kadm"
+	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kgo"
 
 	"github.com/icebeam/icebeam/catalog"
@@ -73,8 +74,10 @@ var notInName = regexp.MustCompile(`[^A-Za-z0-9_]`)
 // offsets every table it lands in holds for pc.WriterID, or where
 // pc.Read says for partitions one of them has none of (a first run).
 // A topic whose table does not exist has its columns inferred from its
-// first records (InferSchema); a streaming job waits for one to arrive,
-// a bounded one skips an empty topic.
+// first records (InferSchema). A streaming job waits for each of
+// pc.Read.Topics to exist and, if it needs them, for its first records: a
+// topic named on the command line is one the user means to land. A
+// bounded job skips a missing or empty topic (Config.Unplanned says why).
 func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, error) {
 	switch pc.Format {
 	case "":
@@ -119,12 +122,15 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		return Config{}, err
 	}
 	defer k.close()
-	topics, err := k.topics(ctx, pc.Read)
+	topics, missing, err := k.topics(ctx, pc.Read)
 	if err != nil {
 		return Config{}, err
 	}
 	cfg := Config{Format: pc.Format, Catalog: pc.Catalog, Read: pc.Read, Mode: pc.Mode, Key: pc.Key, TriggeringFrequency: pc.TriggeringFrequency,
-		WriterID: pc.WriterID, FormatVersion: pc.FormatVersion}
+		WriterID: pc.WriterID, FormatVersion: pc.FormatVersion, Unplanned: map[string]string{}}
+	for _, topic := range missing {
+		cfg.Unplanned[topic] = "it did not exist when the job started"
+	}
 	cfg.Rejected, err = loadTable(ctx, cat, "", pc.RejectedTable, pc.WriterID)
 	if err != nil {
 		return Config{}, err
@@ -137,11 +143,12 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 	seen := map[string]string{}
 	for _, topic := range topics {
 		if pc.Format == Debezium {
-			t, ok, err := planDebezium(ctx, cat, k, pc, topic)
+			t, why, err := planDebezium(ctx, cat, k, pc, topic)
 			if err != nil {
 				return Config{}, err
 			}
-			if !ok {
+			if why != "" {
+				cfg.Unplanned[topic] = why
 				continue
 			}
 			if other, ok := seen[t.Name]; ok {
@@ -172,6 +179,7 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 			}
 			if len(sample) == 0 {
 				log.Printf("kafkaiceberg: topic %s is empty and table %s does not exist: nothing to land", topic, name)
+				cfg.Unplanned[topic] = "it was empty when the job started, and its table did not exist"
 				continue
 			}
 			sc, err := InferSchema(sample)
@@ -307,30 +315,88 @@ func newKafka(cfg kafkaio.ReadConfig) (*kafka, error) {
 
 func (k *kafka) close() { k.cl.Close() }
 
-// topics lists the topics cfg reads that exist now.
-func (k *kafka) topics(ctx context.Context, cfg kafkaio.ReadConfig) ([]string, error) {
-	var names []string
-	if cfg.TopicPattern == "" {
-		names = cfg.Topics
+// topics lists the topics cfg reads that exist now. A streaming job
+// given its topics by name waits for each to exist with a leader for each
+// partition, saying every 30 s what it waits for; a bounded one gets
+// those that do not exist as missing.
+func (k *kafka) topics(ctx context.Context, cfg kafkaio.ReadConfig) (exist, missing []string, err error) {
+	if cfg.TopicPattern != "" {
+		tds, err := k.adm.ListTopics(ctx)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kafkaiceberg: listing topics at %v: %w", cfg.BootstrapServers, err)
+		}
+		match := cfg.TopicMatcher()
+		for _, td := range tds {
+			if td.Err == nil && match(td.Topic) {
+				exist = append(exist, td.Topic)
+			}
+		}
+		slices.Sort(exist)
+		return exist, nil, nil
 	}
-	tds, err := k.adm.ListTopics(ctx, names...)
-	if err != nil {
-		return nil, fmt.Errorf("kafkaiceberg: listing topics at %v: %w", cfg.BootstrapServers, err)
-	}
-	match := cfg.TopicMatcher()
-	var out []string
-	for _, td := range tds {
-		if td.Err == nil && match(td.Topic) {
-			out = append(out, td.Topic)
+	next := time.Now()
+	for {
+		tds, err := k.adm.ListTopics(ctx, cfg.Topics...)
+		if err != nil {
+			return nil, nil, fmt.Errorf("kafkaiceberg: listing topics %v at %v: %w", cfg.Topics, cfg.BootstrapServers, err)
+		}
+		var leaderless []string
+		exist, missing = nil, nil
+		for _, t := range cfg.Topics {
+			td, ok := tds[t]
+			switch {
+			case !ok, errors.Is(td.Err, kerr.UnknownTopicOrPartition):
+				missing = append(missing, t)
+			case td.Err != nil && !errors.Is(td.Err, kerr.LeaderNotAvailable):
+				return nil, nil, fmt.Errorf("kafkaiceberg: topic %s at %v: %w", t, cfg.BootstrapServers, td.Err)
+			default:
+				exist = append(exist, t)
+				if !led(td) {
+					leaderless = append(leaderless, t)
+				}
+			}
+		}
+		slices.Sort(exist)
+		slices.Sort(missing)
+		exist, missing = slices.Compact(exist), slices.Compact(missing)
+		if cfg.Bounded {
+			for _, t := range missing {
+				log.Printf("kafkaiceberg: topic %s does not exist at %v: nothing to land", t, cfg.BootstrapServers)
+			}
+			return exist, missing, nil
+		}
+		if len(missing) == 0 && len(leaderless) == 0 {
+			return exist, nil, nil
+		}
+		if time.Now().After(next) {
+			if len(missing) > 0 {
+				log.Printf("kafkaiceberg: waiting for topics %s to exist at %v", strings.Join(missing, ", "), cfg.BootstrapServers)
+			}
+			if len(leaderless) > 0 {
+				log.Printf("kafkaiceberg: waiting for every partition of topics %s to have a leader at %v", strings.Join(leaderless, ", "), cfg.BootstrapServers)
+			}
+			next = time.Now().Add(30 * time.Second)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(time.Second):
 		}
 	}
-	slices.Sort(out)
-	for _, t := range cfg.Topics {
-		if !slices.Contains(out, t) {
-			log.Printf("kafkaiceberg: topic %s does not exist (yet) at %v", t, cfg.BootstrapServers)
+}
+
+// led says whether every partition of a topic has a leader: a topic just
+// created has none for a moment, and reading its offsets would fail.
+func led(td kadm.TopicDetail) bool {
+	if td.Err != nil || len(td.Partitions) == 0 {
+		return false
+	}
+	for _, p := range td.Partitions {
+		if p.Err != nil || p.Leader < 0 {
+			return false
 		}
 	}
-	return out, nil
+	return true
 }
 
 // sample reads up to n records of topic from its oldest, or with newest

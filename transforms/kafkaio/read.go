@@ -88,7 +88,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 	if stopping.Load() {
 		return endRead(rt)
 	}
-	res, err := read(ctx, f.Cfg, rt, p, time.Now().Add(f.Cfg.ReadTime), emit)
+	res, err := read(ctx, f.Cfg, rt, p, 0, time.Now().Add(f.Cfg.ReadTime), emit)
 	switch {
 	case err != nil && retriable(err):
 		log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
@@ -134,14 +134,23 @@ type boundedReadFn struct {
 }
 
 func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker, p partition, emit func(beam.EventTime, Record)) error {
+	return readToEnd(ctx, f.Cfg, rt, p, time.Minute, emit)
+}
+
+// readToEnd reads p's restriction to its end, a read of at most slice at
+// a time, each going on after the last offset claimed: after an error
+// (the broker away) too.
+func readToEnd(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, slice time.Duration, emit func(beam.EventTime, Record)) error {
+	from := rt.GetRestriction().(offsetrange.Restriction).Start
 	for {
-		res, err := read(ctx, f.Cfg, rt, p, time.Now().Add(time.Minute), emit)
+		res, err := read(ctx, cfg, rt, p, from, time.Now().Add(slice), emit)
+		from = max(from, res.next)
 		switch {
 		case err != nil && retriable(err):
 			log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
 			time.Sleep(time.Second)
 		case err != nil:
-			return f.Cfg.explain(err)
+			return cfg.explain(err)
 		case res.stopped || res.done:
 			return nil
 		}
@@ -152,23 +161,29 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 }
 
 type readResult struct {
-	stopped  bool // the runner took the rest of the restriction
-	done     bool // a bounded restriction is read to its end
-	caughtUp bool // no record arrived: the partition has nothing newer
+	stopped  bool  // the runner took the rest of the restriction
+	done     bool  // a bounded restriction is read to its end
+	caughtUp bool  // no record arrived: the partition has nothing newer
+	next     int64 // the offset after the last one claimed (0: none)
 }
 
-// read emits p's records from the restriction's start until deadline, the
-// end of a bounded restriction or the runner's split.
-func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, deadline time.Time, emit func(beam.EventTime, Record)) (res readResult, err error) {
+// read emits p's records from from (at least the restriction's start: a
+// read of this restriction before claimed up to there) until deadline,
+// the end of a bounded restriction or the runner's split.
+func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, from int64, deadline time.Time, emit func(beam.EventTime, Record)) (res readResult, err error) {
 	r := rt.GetRestriction().(offsetrange.Restriction)
-	if r.Start >= r.End {
+	start := max(r.Start, from)
+	if start >= r.End {
 		return readResult{done: true}, nil
 	}
-	c, err := consumers.take(cfg, p, r.Start)
+	c, err := consumers.take(cfg, p, start)
 	if err != nil {
 		return res, err
 	}
-	defer func() { consumers.put(c, err == nil && !res.stopped) }()
+	defer func() {
+		res.next = c.next
+		consumers.put(c, err == nil && !res.stopped)
+	}()
 	got := false
 	for time.Now().Before(deadline) {
 		if c.next >= r.End {
