@@ -51,6 +51,14 @@ type PlanConfig struct {
 	SampleRecords int
 	// FormatVersion: see Config.
 	FormatVersion int
+	// SplitTransactions, for Debezium, leaves the connector's transaction
+	// topic unread: a source transaction's changes of several tables may
+	// then land in two commits. Otherwise Plan reads it where it exists
+	// (Config.TransactionTopic), and the job holds a transaction's changes
+	// until the watermark passes them all: a streaming job on a runner
+	// whose watermark of the Kafka read does not advance (Beam's portable
+	// Flink runner) would commit nothing until it ends.
+	SplitTransactions bool
 }
 
 const (
@@ -200,7 +208,7 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		return Config{}, err
 	}
 	cfg.Read.StartOffsets = starts
-	if pc.Format == Debezium {
+	if pc.Format == Debezium && !pc.SplitTransactions {
 		if err := k.planTransactions(ctx, &cfg); err != nil {
 			return Config{}, err
 		}

@@ -190,7 +190,11 @@ func (f *gateKeyFn) ProcessElement(k string, b []byte, emit func(string, []byte)
 }
 
 // gateFn holds batches until their transactions are whole, and sends
-// them on as groups of WriteTables.
+// them on as groups of WriteTables when the watermark passes what it
+// holds. It releases only from its timer, whose bundle comes after every
+// item before it: a runner may hand it a bundle's items out of their
+// order (prism orders them by timestamp), and the gate sorts a
+// partition's items by offset before it releases any.
 type gateFn struct {
 	// Landed is, by table, the offset of the transaction topic's
 	// partition up to which ENDs have landed in it (its SourceOffsets of
@@ -203,24 +207,38 @@ type gateFn struct {
 }
 
 func (f *gateFn) ProcessElement(ctx context.Context, ts beam.EventTime, sp state.Provider, tp timers.Provider, _ string, item []byte, _ func(string, []byte)) error {
-	if err := f.Items.Add(sp, item); err != nil {
-		return err
+	set, err := hold(sp, f.Items, f.Pending, item)
+	if set {
+		f.Flush.Set(tp, ts.ToTime())
 	}
-	// Set once until it fires: set again with each item, it would move
-	// ahead of a steady stream's watermark and not fire.
-	pending, _, err := f.Pending.Read(sp)
-	if err != nil || pending {
-		return err
-	}
-	f.Flush.Set(tp, ts.ToTime())
-	return f.Pending.Write(sp, true)
+	return err
 }
 
-func (f *gateFn) OnTimer(ctx context.Context, ts beam.EventTime, sp state.Provider, tp timers.Provider, _ string, _ timers.Context, emit func(string, []byte)) error {
-	if err := f.Pending.Write(sp, false); err != nil {
+func (f *gateFn) OnTimer(ctx context.Context, sp state.Provider, tp timers.Provider, _ string, _ timers.Context, emit func(string, []byte)) error {
+	return releaseHeld(ctx, sp, f.Items, f.Pending, f.Landed, emit)
+}
+
+// hold adds item to the gate's items, and says whether to set the timer:
+// once until it fires (set again with each item, an event-time timer
+// would move ahead of a steady stream's watermark and not fire).
+func hold(sp state.Provider, items state.Bag[[]byte], pending state.Value[bool], item []byte) (set bool, err error) {
+	if err := items.Add(sp, item); err != nil {
+		return false, err
+	}
+	p, _, err := pending.Read(sp)
+	if err != nil || p {
+		return false, err
+	}
+	return true, pending.Write(sp, true)
+}
+
+// releaseHeld sends on what of the gate's items can land, and keeps the
+// rest.
+func releaseHeld(ctx context.Context, sp state.Provider, bag state.Bag[[]byte], pending state.Value[bool], landed map[string]int64, emit func(string, []byte)) error {
+	if err := pending.Write(sp, false); err != nil {
 		return err
 	}
-	blobs, _, err := f.Items.Read(sp)
+	blobs, _, err := bag.Read(sp)
 	if err != nil {
 		return err
 	}
@@ -232,7 +250,7 @@ func (f *gateFn) OnTimer(ctx context.Context, ts beam.EventTime, sp state.Provid
 		}
 		items = append(items, it)
 	}
-	groups, held, err := gateRelease(items, f.Landed)
+	groups, held, err := gateRelease(items, landed)
 	if err != nil {
 		return err
 	}
@@ -242,11 +260,11 @@ func (f *gateFn) OnTimer(ctx context.Context, ts beam.EventTime, sp state.Provid
 	if len(groups) == 0 && len(held) == len(items) {
 		return nil // nothing moved: the bag stays as it is
 	}
-	if err := f.Items.Clear(sp); err != nil {
+	if err := bag.Clear(sp); err != nil {
 		return err
 	}
 	for _, it := range held {
-		if err := f.Items.Add(sp, it.encode()); err != nil {
+		if err := bag.Add(sp, it.encode()); err != nil {
 			return err
 		}
 	}
