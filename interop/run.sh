@@ -6,7 +6,8 @@
 # clicks tables (plain, partitioned, templated) as our reader does, and that
 # our sink writes to a Nessie branch (Nessie server + fake-gcs-server), and
 # that Spark, pyiceberg and DuckDB read the tables pipelines/kafka lands from
-# PostgreSQL's pgbench through Debezium as PostgreSQL's own rows (-k debezium;
+# PostgreSQL's pgbench through Debezium as PostgreSQL's own rows, streamed on
+# prism and on Beam's Flink runner through a broker outage (-k debezium;
 # skips without Java and Maven).
 #
 #   interop/run.sh                  # whole suite
