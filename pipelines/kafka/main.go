@@ -33,7 +33,8 @@ import (
 	"github.com/icebeam/icebeam/transforms/icebergio"
 	"github.com/icebeam/icebeam/transforms/kafkaiceberg"
 	"github.com/icebeam/icebeam/transforms/kafkaio"
-	_ "github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
+	"github.com/icebeam/icebeam/transforms/portable" // exactly once on Beam's portable Flink runner
+	"github.com/icebeam/icebeam/transforms/portable/hint"
 )
 
 var (
@@ -90,6 +91,7 @@ func main() {
 		Catalog: cfg, Read: read, Table: *icebergTable, RejectedTable: *rejectedTable,
 		Mode: icebergio.Mode(*mode), Key: splitList(*key),
 		TriggeringFrequency: time.Duration(*triggerSecs) * time.Second, WriterID: writer(),
+		SplitTransactions: splitTransactions(read.Bounded),
 	})
 	if err != nil {
 		stop()
@@ -213,4 +215,18 @@ func stopOnSignal() {
 		log.Printf("kafka: %v: aborted; records of the open window are not committed (the next run reads them again)", sig)
 		os.Exit(130)
 	}()
+}
+
+// splitTransactions says whether a Debezium job lets a source transaction
+// land in two commits: a streaming job on a portable runner (Flink), where
+// the Kafka read's watermark, which releases a whole transaction, does not
+// advance while the job runs.
+func splitTransactions(bounded bool) bool {
+	if bounded || !hint.PortableRunners[portable.Runner()] {
+		return false
+	}
+	if *format == kafkaiceberg.Debezium {
+		log.Printf("kafka: on %s a streaming job does not keep source transactions whole (the watermark that releases them does not advance there): a transaction's changes of several tables may land in two commits", portable.Runner())
+	}
+	return true
 }

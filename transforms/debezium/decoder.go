@@ -59,6 +59,13 @@ type Event struct {
 	TsMs      int64 // payload ts_ms: when the connector processed the event
 	Source    Position
 	Order     int64 // the value of the batch's order column
+	// Transaction is the source transaction's id as its END on the
+	// transaction topic has it (TransactionEvent.ID), "" without a
+	// transaction block: the connector's provide.transaction.metadata is
+	// off, or the event is a snapshot read. Set also with an error after
+	// the payload was read, so that a refused event still counts as one of
+	// its transaction's.
+	Transaction string
 }
 
 // Message is one Kafka record as the decoder takes it.
@@ -359,7 +366,7 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 		if ts != nil {
 			e.Table = ts.name
 		}
-		return Event{}, e
+		return Event{Transaction: ev.Transaction}, e
 	}
 	se, block, payload, err := envelope(m.Value, &d.schemas, true)
 	if err != nil {
@@ -372,7 +379,7 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 		ev.Tombstone = true
 		return ev, nil
 	}
-	var before, after, source, op, tsMs []byte
+	var before, after, source, op, tsMs, txn []byte
 	scan := func(k, v []byte) bool {
 		switch string(k) {
 		case "before":
@@ -385,12 +392,14 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 			op = v
 		case "ts_ms":
 			tsMs = v
+		case "transaction":
+			txn = v
 		}
 		return true
 	}
 	ok := jsonscan.Object(payload, scan)
 	if !ok && block != nil {
-		before, after, source, op, tsMs = nil, nil, nil, nil, nil
+		before, after, source, op, tsMs, txn = nil, nil, nil, nil, nil, nil
 		if se, block, payload, err = envelope(m.Value, &d.schemas, false); err != nil {
 			return fail(nil, "", "value: "+err.Error())
 		}
@@ -398,6 +407,11 @@ func (d *Decoder) Decode(m Message) (Event, error) {
 	}
 	if !ok {
 		return fail(nil, "", "payload is not a JSON object")
+	}
+	if txn != nil && !jsonscan.IsNull(txn) {
+		if ev.Transaction, err = transactionID(txn); err != nil {
+			return fail(nil, "", "transaction: "+err.Error())
+		}
 	}
 	if op == nil || source == nil {
 		return fail(nil, "", "not a change event: no op or source in the payload")

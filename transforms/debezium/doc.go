@@ -66,6 +66,15 @@
 // each event of that schema, naming the column and both types; the
 // table's earlier schema stays, and events of it go on.
 //
+// # Transactions
+//
+// With the connector's provide.transaction.metadata, each event names its
+// source transaction (Event.Transaction) and the transaction topic holds
+// each transaction's BEGIN and END, the END counting its events per table
+// (DecodeTransaction): a consumer can tell when all of a transaction's
+// events have come. PostgreSQL's ids are xid:lsn with each event's own
+// LSN; both are read as the xid, which a transaction's events share.
+//
 // It knows nothing of Beam or Kafka clients: a caller hands it each
 // record's key and value bytes with a position string for messages
 // (topic/partition/offset) and the record's offset, and takes the batches

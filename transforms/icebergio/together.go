@@ -72,6 +72,69 @@ func untagDest(b []byte) (dest string, elem []byte, err error) {
 	return string(b[k : k+int(n)]), b[k+int(n):], nil
 }
 
+// GroupTable is the table name under which WriteTables takes a group
+// (EncodeGroup) instead of one table's batch.
+const GroupTable = ""
+
+// GroupPart is one table's batch (EncodeRecords or EncodeRecordsFrom) in
+// a group.
+type GroupPart struct {
+	Table   string
+	Records []byte
+}
+
+// groupMagic starts a group, and the element of its chunks.
+const groupMagic = "IBG1"
+
+// EncodeGroup is batches of several tables as one element of WriteTables
+// with CommitTogether (under GroupTable): they land in one pane, never
+// split across two commits, in the order given.
+func EncodeGroup(parts []GroupPart) []byte {
+	blobs := make([][]byte, 0, 2*len(parts))
+	for _, p := range parts {
+		blobs = append(blobs, []byte(p.Table), p.Records)
+	}
+	return appendBlobs([]byte(groupMagic), blobs)
+}
+
+func decodeGroup(b []byte) ([]GroupPart, error) {
+	if !bytes.HasPrefix(b, []byte(groupMagic)) {
+		return nil, fmt.Errorf("icebergio: an element under GroupTable that is not a group (%d bytes)", len(b))
+	}
+	blobs, err := splitBlobs(b[len(groupMagic):])
+	if err != nil || len(blobs)%2 != 0 {
+		return nil, fmt.Errorf("icebergio: a malformed group (%d bytes): %v", len(b), err)
+	}
+	parts := make([]GroupPart, 0, len(blobs)/2)
+	for i := 0; i < len(blobs); i += 2 {
+		parts = append(parts, GroupPart{Table: string(blobs[i]), Records: blobs[i+1]})
+	}
+	return parts, nil
+}
+
+// appendBlobs appends each blob, length first, to b.
+func appendBlobs(b []byte, blobs [][]byte) []byte {
+	for _, x := range blobs {
+		b = binary.AppendUvarint(b, uint64(len(x)))
+		b = append(b, x...)
+	}
+	return b
+}
+
+// splitBlobs reverses appendBlobs (without its prefix).
+func splitBlobs(b []byte) ([][]byte, error) {
+	var out [][]byte
+	for len(b) > 0 {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return nil, errors.New("truncated")
+		}
+		out = append(out, b[k:k+int(n)])
+		b = b[k+int(n):]
+	}
+	return out, nil
+}
+
 // tagDestFn keys the encode step's elements by Key, the one key of the
 // pane, each carrying its table.
 type tagDestFn struct {
@@ -79,6 +142,10 @@ type tagDestFn struct {
 }
 
 func (f *tagDestFn) ProcessElement(dest string, b []byte, emit func(string, []byte)) {
+	if dest == GroupTable {
+		emit(f.Key, b) // its chunks carry their tables
+		return
+	}
 	emit(f.Key, tagDest(dest, b))
 }
 
@@ -123,13 +190,31 @@ func (f *commitTogetherFn) sinkOf(dest string) *sink {
 
 func (f *commitTogetherFn) ProcessElement(ctx context.Context, pane beam.PaneInfo, _ string, elems func(*[]byte) bool, emit func(CommitResult)) error {
 	byDest := map[string][][]byte{}
+	add := func(b []byte) error {
+		dest, elem, err := untagDest(b)
+		if err == nil {
+			byDest[dest] = append(byDest[dest], elem)
+		}
+		return err
+	}
 	var b []byte
 	for elems(&b) {
-		dest, elem, err := untagDest(b)
-		if err != nil {
-			return err
+		if !bytes.HasPrefix(b, []byte(groupMagic)) {
+			if err := add(b); err != nil {
+				return err
+			}
+			b = nil
+			continue
 		}
-		byDest[dest] = append(byDest[dest], elem)
+		parts, err := splitBlobs(b[len(groupMagic):])
+		if err != nil {
+			return fmt.Errorf("icebergio: a group's chunks: %w", err)
+		}
+		for _, p := range parts {
+			if err := add(p); err != nil {
+				return err
+			}
+		}
 		b = nil
 	}
 	panes := make([]tablePane, 0, len(byDest))
@@ -391,9 +476,41 @@ func (f *encodeTablesFn) Setup() error {
 }
 
 func (f *encodeTablesFn) ProcessElement(ctx context.Context, table string, b []byte, emit func(string, []byte)) error {
+	if table == GroupTable {
+		return f.group(ctx, b, emit)
+	}
 	if fn, ok := f.fns[table]; ok {
 		return fn.ProcessElement(ctx, b, emit)
 	}
+	return nil
+}
+
+// group encodes a group's batches and sends their chunks on as one
+// element (GroupTable): an element is never split across panes. The
+// chunks of the bundle's batches before it go first, on their own.
+func (f *encodeTablesFn) group(ctx context.Context, b []byte, emit func(string, []byte)) error {
+	if err := f.FinishBundle(ctx, emit); err != nil {
+		return err
+	}
+	parts, err := decodeGroup(b)
+	if err != nil {
+		return err
+	}
+	var out [][]byte
+	keep := func(dest string, chunk []byte) { out = append(out, tagDest(dest, chunk)) }
+	for _, p := range parts {
+		fn, ok := f.fns[p.Table]
+		if !ok {
+			return fmt.Errorf("icebergio: a group holds table %s, which WriteTables does not write", p.Table)
+		}
+		if err := fn.ProcessElement(ctx, p.Records, keep); err != nil {
+			return err
+		}
+	}
+	if err := f.FinishBundle(ctx, keep); err != nil {
+		return err
+	}
+	emit(GroupTable, appendBlobs([]byte(groupMagic), out))
 	return nil
 }
 

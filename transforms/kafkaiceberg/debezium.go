@@ -50,10 +50,16 @@ const debeziumFlushEvents = 1 << 16
 // table's events of that schema is decoded: started again, the job takes
 // the new schema (Plan reads the newest events) and its first commit to
 // the table adds the column.
+//
+// With TransactionTopic (Config.TransactionTopic) the batches of keyed
+// tables go to the gate (txgate.go) instead, each of one partition and
+// with its events' transactions, and so do the ENDs of the transaction
+// topic.
 type debeziumFn struct {
-	Tables    []Table
-	Rejected  Table
-	Unplanned map[string]string // Config.Unplanned
+	Tables           []Table
+	Rejected         Table
+	Unplanned        map[string]string // Config.Unplanned
+	TransactionTopic string
 
 	byTopic  map[string]*dest
 	bySource map[string]*dest
@@ -65,6 +71,11 @@ type debeziumFn struct {
 	// added is why the job must start again: a source table added a
 	// column its table, as the job writes it, lacks.
 	added error
+	// The gate's: the tables its ENDs count events of, by the name the
+	// transaction topic gives them, and the partition of the events
+	// decoded since the last flush.
+	byCollection map[string]*dest
+	part         string
 }
 
 func (f *debeziumFn) Setup() error {
@@ -76,6 +87,12 @@ func (f *debeziumFn) Setup() error {
 		}
 		f.byTopic[t.Topic] = d
 		f.bySource[t.Source] = d
+	}
+	f.byCollection = map[string]*dest{}
+	for _, d := range f.byTopic {
+		if f.gated(d) {
+			f.byCollection[d.t.Collection] = d
+		}
 	}
 	var err error
 	if f.rejected, err = newDest(f.Rejected); err != nil {
@@ -157,7 +174,15 @@ func (f *debeziumFn) accept(t debezium.Table, sc *arrow.Schema) error {
 	return nil
 }
 
+// gated says d's batches go to the gate.
+func (f *debeziumFn) gated(d *dest) bool {
+	return f.TransactionTopic != "" && !d.t.appendOnly()
+}
+
 func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit func(string, []byte)) error {
+	if r.Topic == f.TransactionTopic {
+		return f.transaction(r, emit)
+	}
 	rj := f.rejected
 	d, part, land, check := route(f.byTopic, rj, f.Unplanned, r)
 	if d == nil {
@@ -166,6 +191,13 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 	if !land && !check {
 		return nil
 	}
+	if f.TransactionTopic != "" && part != f.part {
+		// The gate's batches are of one partition each.
+		if err := f.flush(emit); err != nil {
+			return err
+		}
+		f.part = part
+	}
 	m := debezium.Message{Key: r.Key, Value: r.Value, Where: r.Position(), Offset: r.Offset}
 	dec := f.dec
 	if !land {
@@ -173,7 +205,7 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 		// rejected table, which did not get it yet, must.
 		dec = f.probe
 	}
-	_, err := dec.Decode(m)
+	ev, err := dec.Decode(m)
 	if f.added != nil {
 		// Not a record's fault: every record of the table from here on
 		// has the column. The job stops, having landed what came before.
@@ -181,6 +213,9 @@ func (f *debeziumFn) ProcessElement(ctx context.Context, r kafkaio.Record, emit 
 	}
 	if land {
 		d.cover(part, r.Offset)
+		if f.gated(d) {
+			d.note(ev, r.Offset, err == nil)
+		}
 	}
 	if check {
 		rj.cover(part, r.Offset)
@@ -260,6 +295,10 @@ func (f *debeziumFn) flush(emit func(string, []byte)) error {
 			rec = withoutColumn(all, OpColumn)
 			all.Release()
 		}
+		if f.gated(d) {
+			d.gate = append(d.gate, rec)
+			continue
+		}
 		var ranges map[string]icebergio.SourceRange
 		if last[d] == i {
 			ranges, d.ranges = d.ranges, nil
@@ -272,10 +311,137 @@ func (f *debeziumFn) flush(emit func(string, []byte)) error {
 		emit(d.t.Name, enc)
 	}
 	for _, d := range f.byTopic {
+		if f.gated(d) {
+			if err := d.flushGate(f.part, emit); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := d.flushRanges(emit); err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// note adds an event of d's batch in the making to its runs: a change
+// that made a row or was refused (err), or a tombstone.
+func (d *dest) note(ev debezium.Event, offset int64, row bool) {
+	n := len(d.runs)
+	switch {
+	case ev.Tombstone && n > 0:
+		return // it follows its delete, in the same run
+	case n == 0 || d.runs[n-1].Txn != ev.Transaction:
+		d.runs = append(d.runs, run{Txn: ev.Transaction, First: offset})
+		n++
+	}
+	r := &d.runs[n-1]
+	if !ev.Tombstone {
+		r.Events++
+	}
+	if row && !ev.Tombstone {
+		r.Rows++
+	}
+}
+
+// flushGate sends d's batches decoded since the last flush, all of
+// partition part, to the gate as one item with their runs.
+func (d *dest) flushGate(part string, emit func(string, []byte)) error {
+	recs := d.gate
+	d.gate = nil
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	if len(d.ranges) == 0 {
+		return nil
+	}
+	rng, ok := d.ranges[part]
+	if !ok || len(d.ranges) != 1 {
+		return fmt.Errorf("kafkaiceberg: table %s: a batch for the gate covers %v, not partition %s alone", d.t.Name, d.ranges, part)
+	}
+	rec, err := concatRecords(d.schema, recs)
+	if err != nil {
+		return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
+	}
+	defer rec.Release()
+	rows := 0
+	for _, r := range d.runs {
+		rows += r.Rows
+	}
+	if int64(rows) != rec.NumRows() {
+		return fmt.Errorf("kafkaiceberg: table %s: %d rows for the gate, but its events made %d", d.t.Name, rec.NumRows(), rows)
+	}
+	b, err := icebergio.EncodeRecords(rec)
+	if err != nil {
+		return err
+	}
+	it := gateItem{Table: d.t.Name, Part: part, Range: rng, Runs: d.runs, Records: b}
+	d.ranges, d.runs = nil, nil
+	emit(gateKey, it.encode())
+	return nil
+}
+
+// concatRecords is recs, of schema sc, as one batch.
+func concatRecords(sc *arrow.Schema, recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+	switch len(recs) {
+	case 0:
+		return array.NewRecordBatch(sc, emptyColumns(sc), 0), nil
+	case 1:
+		recs[0].Retain()
+		return recs[0], nil
+	}
+	cols := make([]arrow.Array, sc.NumFields())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	var n int64
+	for _, r := range recs {
+		n += r.NumRows()
+	}
+	for i := range cols {
+		arrs := make([]arrow.Array, len(recs))
+		for j, r := range recs {
+			arrs[j] = r.Column(i)
+		}
+		c, err := array.Concatenate(arrs, memory.DefaultAllocator)
+		if err != nil {
+			return nil, err
+		}
+		cols[i] = c
+	}
+	return array.NewRecordBatch(sc, cols, n), nil
+}
+
+// transaction sends an END of the transaction topic to the gate, with its
+// events by table (of the tables the gate holds batches of), and a record
+// that is not a transaction event to the rejected table.
+func (f *debeziumFn) transaction(r kafkaio.Record, emit func(string, []byte)) error {
+	rj := f.rejected
+	part := rj.part(r.Topic, r.Partition)
+	ev, err := debezium.DecodeTransaction(r.Value)
+	if err != nil {
+		if r.Offset >= rj.t.Offsets[part] {
+			rj.cover(part, r.Offset)
+			rj.reject(r, fmt.Sprintf("%v: not an event of Debezium's transaction topic, so no change waits for it", err))
+		}
+		return f.flushRejected(emit, false)
+	}
+	if ev.Status != "END" {
+		return nil
+	}
+	it := gateItem{Part: part, Range: icebergio.SourceRange{First: r.Offset, Last: r.Offset}, Txn: ev.ID, Events: map[string]int64{}}
+	for c, n := range ev.Events {
+		if d, ok := f.byCollection[c]; ok {
+			it.Events[d.t.Name] += n
+		}
+	}
+	emit(gateKey, it.encode())
 	return nil
 }
 
@@ -352,6 +518,7 @@ func planDebezium(ctx context.Context, cat icecatalog.Catalog, k *kafka, pc Plan
 		return t, "", err
 	}
 	t.Evolve, t.Source, t.Key = false, src.String(), keys
+	t.Collection, t.TransactionTopic = src.Collection(), src.Server+".transaction"
 	if t.Schema, err = icebergio.EncodeSchema(sc); err != nil {
 		return t, "", err
 	}

@@ -79,7 +79,11 @@ type dest struct {
 	rows   *rowDecoder // the rejected table's batch
 	parts  map[int32]string
 	ranges map[string]icebergio.SourceRange
-	job    *decodeJob // records gathered for the next job
+	// gate and runs are a Debezium table's changes for the gate since
+	// the last flush, and their events' transactions (txgate.go).
+	gate []arrow.RecordBatch
+	runs []run
+	job  *decodeJob // records gathered for the next job
 	// decoders are the jobs' rowDecoders, kept for the next jobs: a
 	// builder keeps its dictionaries and maps.
 	decoders sync.Pool

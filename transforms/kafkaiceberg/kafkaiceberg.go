@@ -49,6 +49,12 @@ type Table struct {
 	// column; its other changes are rejected, with the reason.
 	Source string
 	Key    []string
+	// Collection is the source table as the connector's transaction
+	// topic names it, and TransactionTopic that topic's name: where
+	// Debezium writes the BEGIN and END of each source transaction when
+	// its provide.transaction.metadata is on.
+	Collection       string
+	TransactionTopic string
 }
 
 // The formats of records Land decodes.
@@ -84,6 +90,11 @@ type Config struct {
 	// Debezium topics the job creates (default 3: deletes as deletion
 	// vectors; 2: equality deletes).
 	FormatVersion int
+	// TransactionTopic, for Debezium, is the connector's transaction
+	// topic, read with the tables' topics: each source transaction then
+	// lands whole in one commit of the keyed tables it changed
+	// (txgate.go). Plan sets it when the topic exists.
+	TransactionTopic string
 }
 
 func init() {
@@ -99,7 +110,7 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 	records := kafkaio.Read(s, cfg.Read)
 	var batches beam.PCollection
 	if cfg.Format == Debezium {
-		batches = beam.ParDo(s, &debeziumFn{Tables: cfg.Tables, Rejected: cfg.Rejected, Unplanned: cfg.Unplanned}, records)
+		batches = beam.ParDo(s, &debeziumFn{Tables: cfg.Tables, Rejected: cfg.Rejected, Unplanned: cfg.Unplanned, TransactionTopic: cfg.TransactionTopic}, records)
 	} else {
 		batches = beam.ParDo(s, &decodeFn{Tables: cfg.Tables, Rejected: cfg.Rejected, Unplanned: cfg.Unplanned}, records)
 	}
@@ -146,7 +157,11 @@ func Land(s beam.Scope, cfg Config) beam.PCollection {
 		results = append(results, icebergio.WriteRecords(s.Scope("Write "+t.Name), w, sc, rows))
 	}
 	if len(together) > 0 {
-		results = append(results, icebergio.WriteTables(s.Scope("Write tables"), together, batches))
+		in := batches
+		if cfg.TransactionTopic != "" {
+			in = gate(s, cfg, batches)
+		}
+		results = append(results, icebergio.WriteTables(s.Scope("Write tables"), together, in))
 	}
 	return beam.Flatten(s, results...)
 }

@@ -51,6 +51,14 @@ type PlanConfig struct {
 	SampleRecords int
 	// FormatVersion: see Config.
 	FormatVersion int
+	// SplitTransactions, for Debezium, leaves the connector's transaction
+	// topic unread: a source transaction's changes of several tables may
+	// then land in two commits. Otherwise Plan reads it where it exists
+	// (Config.TransactionTopic), and the job holds a transaction's changes
+	// until the watermark passes them all: a streaming job on a runner
+	// whose watermark of the Kafka read does not advance (Beam's portable
+	// Flink runner) would commit nothing until it ends.
+	SplitTransactions bool
 }
 
 const (
@@ -200,7 +208,59 @@ func Plan(ctx context.Context, cat icecatalog.Catalog, pc PlanConfig) (Config, e
 		return Config{}, err
 	}
 	cfg.Read.StartOffsets = starts
+	if pc.Format == Debezium && !pc.SplitTransactions {
+		if err := k.planTransactions(ctx, &cfg); err != nil {
+			return Config{}, err
+		}
+	}
 	return cfg, nil
+}
+
+// planTransactions finds the transaction topic of the connector whose
+// keyed tables the job lands, if it writes one, and where to read it
+// from: the lowest offset of it the tables hold (an END below a table's
+// own has landed there; gateFn.Landed).
+func (k *kafka) planTransactions(ctx context.Context, cfg *Config) error {
+	var topic string
+	for _, t := range cfg.Tables {
+		if t.appendOnly() {
+			continue
+		}
+		if topic != "" && t.TransactionTopic != topic {
+			log.Printf("kafkaiceberg: the tables come from the connectors of %s and %s: source transactions may be split across commits (one connector's are kept whole)", topic, t.TransactionTopic)
+			return nil
+		}
+		topic = t.TransactionTopic
+	}
+	if topic == "" {
+		return nil
+	}
+	tds, err := k.adm.ListTopics(ctx, topic)
+	if err != nil {
+		return fmt.Errorf("kafkaiceberg: looking for topic %s: %w", topic, err)
+	}
+	td, ok := tds[topic]
+	if !ok || td.Err != nil {
+		log.Printf("kafkaiceberg: no topic %s (the connector's provide.transaction.metadata is off): a source transaction's changes of several tables may land in two commits", topic)
+		return nil
+	}
+	if n := len(td.Partitions); n != 1 {
+		return fmt.Errorf("kafkaiceberg: transaction topic %s has %d partitions: its ENDs give the source's commit order only in one", topic, n)
+	}
+	cfg.TransactionTopic = topic
+	if !cfg.Read.TopicMatcher()(topic) {
+		cfg.Read.Topics = append(slices.Clone(cfg.Read.Topics), topic)
+	}
+	part := kafkaio.PartitionKey(topic, 0)
+	for _, t := range cfg.Tables {
+		if x, ok := t.Offsets[part]; ok {
+			if y, seen := cfg.Read.StartOffsets[part]; !seen || x < y {
+				cfg.Read.StartOffsets[part] = x
+			}
+		}
+	}
+	log.Printf("kafkaiceberg: reading %s: each source transaction lands whole, in one commit of the tables it changed", topic)
+	return nil
 }
 
 // loadTable is the table name as Plan found it.
