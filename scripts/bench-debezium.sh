@@ -59,6 +59,9 @@
 # and 3,000,000 updates); CLIENTS 4; RUNS 3; COMMIT 20 (s: Flink's checkpoint interval, our
 # triggering frequency); PARALLELISM 2; LAT_SCALE 1; RATE 1000 (transactions/s);
 # LAT_SECONDS 60; WARMUP 10 (s); RC_SCALE 10; RC_RATE 500; DURATION 1800; REPEATS 3 (scans);
+# DBZ_POLL_MS 100 (Debezium's poll.interval.ms: with its default of 500 the connector
+# holds the changes it has decoded until max.batch.size (2048) of them or 500 ms have
+# gathered, a delay both systems would pay before their own);
 # RUN_TIMEOUT (s per run; default 600 + changes/2000); BENCH_CACHE .cache/bench-debezium
 # (the broker's, PostgreSQL's and Debezium's data, the catalog, runs/MODE-RUN-SYSTEM/ with
 # each run's logs, /usr/bin/time figures, state.json, check.json and result.json);
@@ -121,6 +124,7 @@ PARALLELISM=${PARALLELISM:-2}
 LAT_SCALE=${LAT_SCALE:-1}
 RATE=${RATE:-1000}
 LAT_SECONDS=${LAT_SECONDS:-60}
+DBZ_POLL_MS=${DBZ_POLL_MS:-100}
 WARMUP=${WARMUP:-10}
 RC_SCALE=${RC_SCALE:-10}
 RC_RATE=${RC_RATE:-500}
@@ -192,7 +196,7 @@ capture() {
   done
   # A snapshot of SCALE 10 takes minutes; start returns once it is in Kafka.
   read -r DBZ_PID _ < <(DEBEZIUM_START_TIMEOUT=${DEBEZIUM_START_TIMEOUT:-1200} scripts/debezium.sh start --bootstrap "$BOOTSTRAP" --pg "$PG" --db "$db" --prefix "$db" \
-    --dir "$OUT/debezium/$db" --tables "public.${TABLES//,/,public.}" --owner $$)
+    --dir "$OUT/debezium/$db" --tables "public.${TABLES//,/,public.}" --set "poll.interval.ms=$DBZ_POLL_MS" --owner $$)
   [ -n "${DBZ_PID:-}" ] || die "Debezium did not start"
   DBZ_PIDS+=("$DBZ_PID")
   # debezium.sh returns once the snapshot is in Kafka: every row, once.

@@ -138,7 +138,9 @@ type ReadConfig struct {
 	// ReadTime is how long a partition's read runs before it hands the
 	// records to the runner and checkpoints (default 250ms): what the
 	// runner's shuffle sees at once, and the latency a record can gather
-	// before the sink's window.
+	// before the sink's window. A read that has caught up with its
+	// partition hands over once its bundle has run ReadTime, so that the
+	// partitions a bundle reads one after the other wait it together.
 	ReadTime time.Duration
 }
 
@@ -288,5 +290,5 @@ func Read(s beam.Scope, cfg ReadConfig) beam.PCollection {
 	if cfg.Bounded {
 		return beam.ParDo(s, &boundedReadFn{partitionRestrictions{Cfg: cfg}}, parts)
 	}
-	return beam.ParDo(s, &readFn{partitionRestrictions{Cfg: cfg}}, parts)
+	return beam.ParDo(s, &readFn{partitionRestrictions: partitionRestrictions{Cfg: cfg}}, parts)
 }

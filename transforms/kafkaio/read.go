@@ -72,6 +72,16 @@ func (f *readFn) TruncateRestriction(rt *sdf.LockRTracker, _ partition) offsetra
 // position.
 type readFn struct {
 	partitionRestrictions
+	// handOver is when a read in this bundle that has caught up with its
+	// partition stops: a runner reads a bundle's partitions one after the
+	// other (prism puts them all in one bundle), and each reading ReadTime
+	// after it has caught up would delay the records of the last by
+	// ReadTime times the partitions.
+	handOver time.Time
+}
+
+func (f *readFn) StartBundle(_ func(beam.EventTime, Record)) {
+	f.handOver = time.Now().Add(f.Cfg.ReadTime)
 }
 
 func (f *readFn) InitialWatermarkEstimatorState(_ beam.EventTime, _ offsetrange.Restriction, _ partition) int64 {
@@ -88,7 +98,7 @@ func (f *readFn) ProcessElement(ctx context.Context, we *watermarkEstimator, rt 
 	if stopping.Load() {
 		return endRead(rt)
 	}
-	res, err := read(ctx, f.Cfg, rt, p, 0, time.Now().Add(f.Cfg.ReadTime), emit)
+	res, err := read(ctx, f.Cfg, rt, p, 0, time.Now().Add(f.Cfg.ReadTime), f.handOver, emit)
 	switch {
 	case err != nil && retriable(err):
 		log.Warnf(ctx, "kafkaio: %s: %v (trying again)", p.key(), err)
@@ -143,7 +153,7 @@ func (f *boundedReadFn) ProcessElement(ctx context.Context, rt *sdf.LockRTracker
 func readToEnd(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, slice time.Duration, emit func(beam.EventTime, Record)) error {
 	from := rt.GetRestriction().(offsetrange.Restriction).Start
 	for {
-		res, err := read(ctx, cfg, rt, p, from, time.Now().Add(slice), emit)
+		res, err := read(ctx, cfg, rt, p, from, time.Now().Add(slice), time.Time{}, emit)
 		from = max(from, res.next)
 		switch {
 		case err != nil && retriable(err):
@@ -169,8 +179,10 @@ type readResult struct {
 
 // read emits p's records from from (at least the restriction's start: a
 // read of this restriction before claimed up to there) until deadline,
-// the end of a bounded restriction or the runner's split.
-func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, from int64, deadline time.Time, emit func(beam.EventTime, Record)) (res readResult, err error) {
+// the end of a bounded restriction or the runner's split; or, after
+// handOver (unless zero), once it has emitted records and reached the
+// end of what the partition held at its last fetch.
+func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition, from int64, deadline, handOver time.Time, emit func(beam.EventTime, Record)) (res readResult, err error) {
 	r := rt.GetRestriction().(offsetrange.Restriction)
 	start := max(r.Start, from)
 	if start >= r.End {
@@ -192,6 +204,7 @@ func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition
 		pctx, cancel := context.WithDeadline(ctx, deadline)
 		fs := c.cl.PollRecords(pctx, 1<<14)
 		cancel()
+		atHead := false
 		for _, f := range fs {
 			for _, t := range f.Topics {
 				for _, fp := range t.Partitions {
@@ -222,11 +235,15 @@ func read(ctx context.Context, cfg ReadConfig, rt *sdf.LockRTracker, p partition
 						got = true
 						emit(mtime.FromMilliseconds(kr.Timestamp.UnixMilli()), record(kr))
 					}
+					atHead = fp.LastStableOffset > 0 && c.next >= fp.LastStableOffset
 				}
 			}
 		}
 		if err := ctx.Err(); err != nil {
 			return res, err
+		}
+		if got && atHead && !handOver.IsZero() && time.Now().After(handOver) {
+			break
 		}
 	}
 	return readResult{caughtUp: !got}, nil

@@ -39,12 +39,13 @@ const parquetMagic = "PAR1"
 // handful of rows) are decoded and re-encoded together, Config.RowGroupRows
 // rows per row group, so that a pane of many small bundles does not make a file
 // of thousands of tiny row groups, which readers pay for in footer size and
-// per-row-group overhead. Re-encoding costs about 0.5-1 µs a row after the
-// trigger, so a pane re-encodes at most maxReencodedRows rows (a few tenths
-// of a second); chunks past that are copied as they are.
+// per-row-group overhead. Re-encoding costs about 1 µs a row after the
+// trigger, latency every commit pays, so a pane re-encodes at most
+// maxReencodedRows rows (under a tenth of a second); chunks past that are
+// copied as they are, and compaction merges their row groups later.
 const (
 	MinRowGroupRows  = 8192
-	maxReencodedRows = 1 << 18
+	maxReencodedRows = 1 << 16
 )
 
 // Chunk is one chunk of a pane: a Parquet file of rows of one partition.
@@ -76,7 +77,7 @@ type Config struct {
 	// group gathers.
 	RowGroupRows int64
 	// ReencodeRows bounds the rows of small chunks a pane re-encodes
-	// (default 1<<18).
+	// (default 1<<16).
 	ReencodeRows int64
 	// Tag starts the names of the files: <Tag><uuid>-<n>.parquet.
 	Tag string
