@@ -16,6 +16,7 @@ import (
 
 	"github.com/icebeam/icebeam/transforms/debezium"
 	"github.com/icebeam/icebeam/transforms/icebergio"
+	"github.com/icebeam/icebeam/transforms/internal/batches"
 	"github.com/icebeam/icebeam/transforms/kafkaio"
 )
 
@@ -361,7 +362,7 @@ func (d *dest) flushGate(part string, emit func(string, []byte)) error {
 	if !ok || len(d.ranges) != 1 {
 		return fmt.Errorf("kafkaiceberg: table %s: a batch for the gate covers %v, not partition %s alone", d.t.Name, d.ranges, part)
 	}
-	rec, err := concatRecords(d.schema, recs)
+	rec, err := batches.Concat(memory.DefaultAllocator, d.schema, recs)
 	if err != nil {
 		return fmt.Errorf("kafkaiceberg: table %s: %w", d.t.Name, err)
 	}
@@ -381,41 +382,6 @@ func (d *dest) flushGate(part string, emit func(string, []byte)) error {
 	d.ranges, d.runs = nil, nil
 	emit(gateKey, it.encode())
 	return nil
-}
-
-// concatRecords is recs, of schema sc, as one batch.
-func concatRecords(sc *arrow.Schema, recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
-	switch len(recs) {
-	case 0:
-		return array.NewRecordBatch(sc, emptyColumns(sc), 0), nil
-	case 1:
-		recs[0].Retain()
-		return recs[0], nil
-	}
-	cols := make([]arrow.Array, sc.NumFields())
-	defer func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}()
-	var n int64
-	for _, r := range recs {
-		n += r.NumRows()
-	}
-	for i := range cols {
-		arrs := make([]arrow.Array, len(recs))
-		for j, r := range recs {
-			arrs[j] = r.Column(i)
-		}
-		c, err := array.Concatenate(arrs, memory.DefaultAllocator)
-		if err != nil {
-			return nil, err
-		}
-		cols[i] = c
-	}
-	return array.NewRecordBatch(sc, cols, n), nil
 }
 
 // transaction sends an END of the transaction topic to the gate, with its

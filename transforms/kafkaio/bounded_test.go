@@ -20,17 +20,8 @@ import (
 // goes on after the last offset it claimed: every record once, and the
 // tracker never asked to claim an offset again (which fails the job).
 func TestReadToEndInSlices(t *testing.T) {
-	b := kafkatest.Shared(t)
-	topic := "slices"
-	b.CreateTopic(t, topic, 1)
-	cl := b.Client(t, kgo.DefaultProduceTopic(topic))
-	const n = 30000
-	for i := range n {
-		cl.Produce(context.Background(), &kgo.Record{Value: fmt.Appendf(nil, "%d", i)}, nil)
-	}
-	if err := cl.Flush(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	const topic, n = "slices", 30000
+	b := fill(t, topic, n)
 	// Small fetches: many of them, over many slices.
 	cfg := ReadConfig{BootstrapServers: []string{b.Bootstrap()}, Topics: []string{topic}, FetchMaxBytes: 16 << 10}.withDefaults()
 	rt := sdf.NewLockRTracker(offsetrange.NewTracker(offsetrange.Restriction{Start: 0, End: n}))
@@ -55,17 +46,8 @@ func TestReadToEndInSlices(t *testing.T) {
 // after the other, so a record of the last one would otherwise wait for
 // every partition's full read time.
 func TestCaughtUpReadHandsOver(t *testing.T) {
-	b := kafkatest.Shared(t)
-	topic := "handover"
-	b.CreateTopic(t, topic, 1)
-	cl := b.Client(t, kgo.DefaultProduceTopic(topic))
-	const n = 100
-	for i := range n {
-		cl.Produce(context.Background(), &kgo.Record{Value: fmt.Appendf(nil, "%d", i)}, nil)
-	}
-	if err := cl.Flush(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	const topic, n = "handover", 100
+	b := fill(t, topic, n)
 	cfg := ReadConfig{BootstrapServers: []string{b.Bootstrap()}, Topics: []string{topic}}.withDefaults()
 	p := partition{Topic: topic, End: math.MaxInt64}
 	read1 := func(deadline, handOver time.Time) (readResult, int, time.Duration) {
@@ -98,4 +80,20 @@ func TestCaughtUpReadHandsOver(t *testing.T) {
 	if emitted != n || res.next != n || took < time.Second {
 		t.Fatalf("read emitted %d of %d records in %v, result %+v", emitted, n, took, res)
 	}
+}
+
+// fill makes topic, of one partition, on the shared broker and writes n
+// records to it, their values their offsets.
+func fill(t *testing.T, topic string, n int) *kafkatest.Broker {
+	t.Helper()
+	b := kafkatest.Shared(t)
+	b.CreateTopic(t, topic, 1)
+	cl := b.Client(t, kgo.DefaultProduceTopic(topic))
+	for i := range n {
+		cl.Produce(context.Background(), &kgo.Record{Value: fmt.Appendf(nil, "%d", i)}, nil)
+	}
+	if err := cl.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

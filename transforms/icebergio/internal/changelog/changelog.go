@@ -32,6 +32,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/iceberg-go"
 	"github.com/apache/iceberg-go/table"
+
+	"github.com/icebeam/icebeam/transforms/internal/batches"
 )
 
 // Kind is a row's change, named as in Spark's changelog view.
@@ -470,7 +472,7 @@ func gather(ctx context.Context, mem memory.Allocator, all []arrow.RecordBatch, 
 	for _, ref := range refs {
 		byBatch[ref.batch] = append(byBatch[ref.batch], ref.row)
 	}
-	batches := slices.Sorted(func(yield func(int) bool) {
+	used := slices.Sorted(func(yield func(int) bool) {
 		for b := range byBatch {
 			if !yield(b) {
 				return
@@ -481,7 +483,7 @@ func gather(ctx context.Context, mem memory.Allocator, all []arrow.RecordBatch, 
 	var parts []arrow.RecordBatch
 	defer func() { release(parts) }()
 	n := 0
-	for _, bi := range batches {
+	for _, bi := range used {
 		rows := byBatch[bi]
 		ib := array.NewInt64Builder(mem)
 		for _, r := range rows {
@@ -499,9 +501,9 @@ func gather(ctx context.Context, mem memory.Allocator, all []arrow.RecordBatch, 
 		parts = append(parts, part)
 	}
 	sc := all[0].Schema()
-	joined, err := concat(mem, sc, parts)
+	joined, err := batches.Concat(mem, sc, parts)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("changelog: %w", err)
 	}
 	defer joined.Release()
 	ib := array.NewInt64Builder(mem)
@@ -554,36 +556,4 @@ func takeRows(ctx context.Context, b arrow.RecordBatch, idx arrow.Array) (arrow.
 		return nil, fmt.Errorf("changelog: selecting rows: %w", err)
 	}
 	return d.(*compute.RecordDatum).Value, nil
-}
-
-// concat joins batches of schema sc into one.
-func concat(mem memory.Allocator, sc *arrow.Schema, parts []arrow.RecordBatch) (arrow.RecordBatch, error) {
-	if len(parts) == 1 {
-		parts[0].Retain()
-		return parts[0], nil
-	}
-	cols := make([]arrow.Array, sc.NumFields())
-	var n int64
-	for _, p := range parts {
-		n += p.NumRows()
-	}
-	for c := range cols {
-		arrs := make([]arrow.Array, len(parts))
-		for i, p := range parts {
-			arrs[i] = p.Column(c)
-		}
-		a, err := array.Concatenate(arrs, mem)
-		if err != nil {
-			for _, done := range cols[:c] {
-				done.Release()
-			}
-			return nil, fmt.Errorf("changelog: joining batches: %w", err)
-		}
-		cols[c] = a
-	}
-	out := array.NewRecordBatch(sc, cols, n)
-	for _, c := range cols {
-		c.Release()
-	}
-	return out, nil
 }
